@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// The one test command (README.md, .ci/run): every check the project has, in dependency order.
+// Each step fails the run; the steps are plain commands so any of them can be run alone.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const steps = [
+  ['lint (biome)', 'pnpm', ['exec', 'biome', 'check', '.']],
+  existsSync('spec/openapi.yaml') && ['spec lint (redocly)', 'pnpm', ['run', '--silent', 'spec:lint']],
+  ['build, typecheck, package lint, tests', 'pnpm', ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--output-logs=new-only']],
+  existsSync('packages/core/openapi-ts.config.ts') && ['generated client is up to date', 'pnpm', ['--filter', '@modelgate/core', 'run', 'generate:check']],
+].filter(Boolean);
+
+const started = Date.now();
+for (const [name, cmd, args] of steps) {
+  console.log(`\n▶ ${name}: ${cmd} ${args.join(' ')}`);
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    console.error(`\n✖ ${name} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status || 1);
+  }
+}
+console.log(`\n✔ all ${steps.length} steps passed in ${Math.round((Date.now() - started) / 1000)} s`);
