@@ -6,9 +6,21 @@ import { existsSync } from 'node:fs';
 
 const steps = [
   ['lint (biome)', 'pnpm', ['exec', 'biome', 'check', '.']],
-  existsSync('spec/openapi.yaml') && ['spec lint (redocly)', 'pnpm', ['run', '--silent', 'spec:lint']],
-  ['build, typecheck, package lint, tests', 'pnpm', ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--output-logs=new-only']],
-  existsSync('packages/core/openapi-ts.config.ts') && ['generated client is up to date', 'pnpm', ['--filter', '@modelgate/core', 'run', 'generate:check']],
+  existsSync('spec/openapi.yaml') && [
+    'spec lint (redocly)',
+    'pnpm',
+    ['run', '--silent', 'spec:lint'],
+  ],
+  [
+    'build, typecheck, package lint, tests',
+    'pnpm',
+    ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--output-logs=new-only'],
+  ],
+  existsSync('packages/core/openapi-ts.config.ts') && [
+    'generated client is up to date',
+    'pnpm',
+    ['--filter', '@modelgate/core', 'run', 'generate:check'],
+  ],
 ].filter(Boolean);
 
 const started = Date.now();
@@ -20,4 +32,6 @@ for (const [name, cmd, args] of steps) {
     process.exit(result.status || 1);
   }
 }
-console.log(`\n✔ all ${steps.length} steps passed in ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(
+  `\n✔ all ${steps.length} steps passed in ${Math.round((Date.now() - started) / 1000)} s`,
+);
