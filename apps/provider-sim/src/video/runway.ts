@@ -1,0 +1,143 @@
+// wire: PROVIDERS.md §10 — Runway image_to_video (gen4_turbo) and tasks.
+// Served at {sim}/runway. Requires `X-Runway-Version: 2024-11-06`. promptImage must be HTTPS on a
+// domain (no IP) or a data URI, as upstream fetches only those.
+import type { Ctx, ErrorSpec, Provider } from '../context.js';
+import { authToken, badRequest, HttpError, isRecord } from '../errors.js';
+import { sendEmpty, sendJson } from '../respond.js';
+import type { RouteDef } from '../router.js';
+import {
+  createTask,
+  findTask,
+  intField,
+  isoTime,
+  mediaRoute,
+  mediaUrl,
+  objectBody,
+  stringField,
+  uuid,
+} from './common.js';
+import { phaseOf, progressOf } from './tasks.js';
+
+export const runwayProvider: Provider = {
+  id: 'runway',
+  prefix: '/runway',
+  renderError(error: ErrorSpec) {
+    return { status: error.status, body: { error: error.message } };
+  },
+};
+
+const VERSION = '2024-11-06';
+const RATIOS = ['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584:672'];
+const MODELS = ['gen4_turbo', 'gen3a_turbo'];
+
+function checkHeaders(ctx: Ctx): void {
+  const key = authToken(ctx.req.headers.authorization);
+  if (!key || !ctx.sim.keyAccepted(key))
+    throw new HttpError({
+      status: 401,
+      message:
+        'Invalid API key. Make sure you are using a key from the developer portal (key_...).',
+    });
+  const version = ctx.req.headers['x-runway-version'];
+  if (!version) throw badRequest('You must provide a X-Runway-Version header.');
+  if (version !== VERSION)
+    throw badRequest(`Invalid X-Runway-Version header: ${version}. Supported: ${VERSION}.`);
+}
+
+/** HTTPS on a domain (no IP literal), or an image data URI. */
+function acceptableImage(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  if (/^data:image\/[a-z0-9.+-]+;base64,/i.test(value)) return true;
+  try {
+    const url = new URL(value);
+    const isIp = /^[\d.]+$/.test(url.hostname) || url.hostname.startsWith('[');
+    return url.protocol === 'https:' && !isIp;
+  } catch {
+    return false;
+  }
+}
+
+function checkPromptImage(value: unknown): void {
+  if (value === undefined) throw badRequest('promptImage: Required');
+  if (Array.isArray(value)) {
+    const ok =
+      value.length > 0 &&
+      value.every(
+        (item) =>
+          isRecord(item) &&
+          acceptableImage(item.uri) &&
+          (item.position === 'first' || item.position === 'last'),
+      );
+    if (ok) return;
+  } else if (acceptableImage(value)) return;
+  throw badRequest(
+    'promptImage: must be an HTTPS URL on a domain, a data URI, or [{uri, position}]',
+  );
+}
+
+function submit(ctx: Ctx): void {
+  checkHeaders(ctx);
+  const body = objectBody(ctx);
+  const model = stringField(body, 'model', { required: true, oneOf: MODELS }, 'model')!;
+  checkPromptImage(body.promptImage);
+  const ratio = stringField(body, 'ratio', { required: true, oneOf: RATIOS })!;
+  const text = stringField(body, 'promptText');
+  // The limit is in UTF-16 code units, which is what String#length counts.
+  if (text !== undefined && text.length > 1000)
+    throw badRequest('promptText: must be at most 1000 characters');
+  const duration = intField(body, 'duration', { min: 2, max: 10 }) ?? 5;
+  intField(body, 'seed', { min: 0, max: 4294967295 });
+  if (body.contentModeration !== undefined && !isRecord(body.contentModeration))
+    throw badRequest('contentModeration: must be an object');
+  const [width, height] = ratio.split(':').map(Number) as [number, number];
+  const task = createTask(ctx, { id: uuid(), model, video: { duration, width, height } });
+  sendJson(ctx, 200, { id: task.id });
+}
+
+const STATUS = {
+  queued: 'PENDING',
+  running: 'RUNNING',
+  succeeded: 'SUCCEEDED',
+  failed: 'FAILED',
+  cancelled: 'CANCELLED',
+} as const;
+
+function poll(ctx: Ctx): void {
+  checkHeaders(ctx);
+  const task = findTask(ctx, ctx.params[0]!, 'Task not found.');
+  const phase = phaseOf(task);
+  const body: Record<string, unknown> = {
+    id: task.id,
+    createdAt: isoTime(task.createdAt),
+    status: STATUS[phase],
+  };
+  if (phase === 'running') body.progress = Math.round(progressOf(task) * 1000) / 1000;
+  if (phase === 'succeeded') body.output = [mediaUrl(ctx, task)];
+  if (phase === 'failed') {
+    body.failure = task.failMessage;
+    body.failureCode = 'INTERNAL.BAD_OUTPUT.CODE01';
+  }
+  sendJson(ctx, 200, body);
+}
+
+/** Running or pending tasks are cancelled; others are deleted (then 404). */
+function cancelOrDelete(ctx: Ctx): void {
+  checkHeaders(ctx);
+  const task = findTask(ctx, ctx.params[0]!, 'Task not found.');
+  const phase = phaseOf(task);
+  if (phase === 'queued' || phase === 'running') task.cancelledAt = Date.now();
+  else ctx.sim.tasks.delete(task.id);
+  sendEmpty(ctx, 204);
+}
+
+export const runwayRoutes: RouteDef[] = [
+  { method: 'POST', path: '/v1/image_to_video', handler: submit },
+  { method: 'GET', path: '/v1/tasks/{id}', name: 'GET /runway/v1/tasks/{id}', handler: poll },
+  {
+    method: 'DELETE',
+    path: '/v1/tasks/{id}',
+    name: 'DELETE /runway/v1/tasks/{id}',
+    handler: cancelOrDelete,
+  },
+  mediaRoute('/runway'),
+];
