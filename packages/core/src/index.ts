@@ -1,0 +1,32 @@
+// `@modelgate/core`: the client, its errors, and every generated API type.
+export {
+  type CallOptions,
+  createClient,
+  type ModelgateClient,
+  type ModelgateClientOptions,
+  type RawRequest,
+  type ResolvedClientOptions,
+} from './client.js';
+export {
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  InsufficientQuotaError,
+  ModelgateError,
+  type ModelgateErrorInit,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  TimeoutError,
+  UpstreamError,
+  ValidationError,
+} from './errors.js';
+export type * from './generated/types.gen.js';
+export type {
+  ListCallbackDeliveriesQuery,
+  ListVideoGenerationsQuery,
+  NonStreaming,
+  Resources,
+  VideoCreateOptions,
+} from './resources.js';
+export { parseRetryAfterMs } from './retry-after.js';

@@ -1,0 +1,331 @@
+// The typed methods, grouped like the OpenAI SDK. Each one is a generated SDK function run through
+// the client's invoker; parameter and result types all come from the generated types.
+import type { CallOptions, Invoker } from './client.js';
+import {
+  cancelVideoGeneration,
+  createChatCompletion,
+  createCompletion,
+  createFile,
+  createMessage,
+  createToken,
+  createVideoGeneration,
+  deleteFile,
+  getCallbackSecret,
+  getCreditGrants,
+  getFile,
+  getVideoGeneration,
+  listCallbackDeliveries,
+  listModels,
+  listVideoGenerations,
+  rotateCallbackSecret,
+} from './generated/sdk.gen.js';
+import type {
+  CallbackDeliveryList,
+  CallbackSecret,
+  ChatCompletion,
+  Completion,
+  CreateChatCompletionRequest,
+  CreateCompletionRequest,
+  CreateFileRequest,
+  CreateMessageRequest,
+  CreateTokenRequest,
+  CreateVideoGenerationRequest,
+  CreditSummary,
+  DeletedFile,
+  FileObject,
+  ListCallbackDeliveriesData,
+  ListVideoGenerationsData,
+  Message,
+  ModelList,
+  RotateCallbackSecretRequest,
+  Token,
+  VideoTask,
+  VideoTaskCreated,
+  VideoTaskList,
+} from './generated/types.gen.js';
+import { randomId } from './random-id.js';
+
+/** A request body with streaming off: streams are `@modelgate/stream`'s job. */
+export type NonStreaming<T> = Omit<T, 'stream'> & { stream?: false };
+
+/** Per-call options of `video.generations.create`. */
+export interface VideoCreateOptions extends CallOptions {
+  /**
+   * Same key + same body → the same task. Generated per call when absent, and kept across this
+   * call's retries so a retried submission never creates a second task.
+   */
+  idempotencyKey?: string | undefined;
+}
+
+export type ListVideoGenerationsQuery = NonNullable<ListVideoGenerationsData['query']>;
+export type ListCallbackDeliveriesQuery = NonNullable<ListCallbackDeliveriesData['query']>;
+
+export interface Resources {
+  chat: {
+    completions: {
+      /** `POST /v1/chat/completions` (non-streaming). */
+      create(
+        body: NonStreaming<CreateChatCompletionRequest>,
+        options?: CallOptions,
+      ): Promise<ChatCompletion>;
+    };
+  };
+  completions: {
+    /** `POST /v1/completions`, the legacy text completion (non-streaming). */
+    create(body: NonStreaming<CreateCompletionRequest>, options?: CallOptions): Promise<Completion>;
+  };
+  messages: {
+    /** `POST /v1/messages`, the vendor-native messages format (non-streaming). */
+    create(body: NonStreaming<CreateMessageRequest>, options?: CallOptions): Promise<Message>;
+  };
+  models: {
+    /** `GET /v1/models`: text and video models, with each video model's allowed values. */
+    list(options?: CallOptions): Promise<ModelList>;
+  };
+  files: {
+    /** `POST /v1/files` (multipart). Pass a `File` to keep its name; a bare `Blob` is sent as "blob". */
+    create(body: CreateFileRequest, options?: CallOptions): Promise<FileObject>;
+    retrieve(fileId: string, options?: CallOptions): Promise<FileObject>;
+    delete(fileId: string, options?: CallOptions): Promise<DeletedFile>;
+  };
+  video: {
+    generations: {
+      /** `POST /v1/video/generations`: submits a task; poll it with `retrieve` or get a callback. */
+      create(
+        body: CreateVideoGenerationRequest,
+        options?: VideoCreateOptions,
+      ): Promise<VideoTaskCreated>;
+      retrieve(taskId: string, options?: CallOptions): Promise<VideoTask>;
+      /** The key's tasks, newest first; pass `next_cursor` as `after` for the next page. */
+      list(query?: ListVideoGenerationsQuery, options?: CallOptions): Promise<VideoTaskList>;
+      cancel(taskId: string, options?: CallOptions): Promise<VideoTask>;
+    };
+  };
+  billing: {
+    /** `GET /v1/dashboard/billing/credit_grants`: balance and grants of the key presented. */
+    creditGrants(options?: CallOptions): Promise<CreditSummary>;
+  };
+  tokens: {
+    /** `POST /v1/token` (admin key): creates a key; its secret is shown only in this response. */
+    create(body: CreateTokenRequest, options?: CallOptions): Promise<Token>;
+  };
+  callbacks: {
+    secret: {
+      retrieve(options?: CallOptions): Promise<CallbackSecret>;
+      /** New secret; the previous one keeps verifying for the grace period. */
+      rotate(body?: RotateCallbackSecretRequest, options?: CallOptions): Promise<CallbackSecret>;
+    };
+    deliveries: {
+      list(
+        query?: ListCallbackDeliveriesQuery,
+        options?: CallOptions,
+      ): Promise<CallbackDeliveryList>;
+    };
+  };
+}
+
+export function createResources({ api: client, invoke }: Invoker): Resources {
+  const headersOf = (options: CallOptions | undefined) => options?.headers;
+  return {
+    chat: {
+      completions: {
+        create: (body, options) =>
+          invoke(
+            (fetch) =>
+              createChatCompletion({
+                client,
+                fetch,
+                body,
+                headers: headersOf(options),
+                throwOnError: true,
+              }),
+            options,
+            'zChatCompletion',
+          ),
+      },
+    },
+    completions: {
+      create: (body, options) =>
+        invoke(
+          (fetch) =>
+            createCompletion({
+              client,
+              fetch,
+              body,
+              headers: headersOf(options),
+              throwOnError: true,
+            }),
+          options,
+          'zCompletion',
+        ),
+    },
+    messages: {
+      create: (body, options) =>
+        invoke(
+          (fetch) =>
+            createMessage({ client, fetch, body, headers: headersOf(options), throwOnError: true }),
+          options,
+          'zMessage',
+        ),
+    },
+    models: {
+      list: (options) =>
+        invoke(
+          (fetch) => listModels({ client, fetch, headers: headersOf(options), throwOnError: true }),
+          options,
+          'zModelList',
+        ),
+    },
+    files: {
+      create: (body, options) =>
+        invoke(
+          (fetch) =>
+            createFile({ client, fetch, body, headers: headersOf(options), throwOnError: true }),
+          options,
+          'zFileObject',
+        ),
+      retrieve: (fileId, options) =>
+        invoke(
+          (fetch) =>
+            getFile({
+              client,
+              fetch,
+              path: { file_id: fileId },
+              headers: headersOf(options),
+              throwOnError: true,
+            }),
+          options,
+          'zFileObject',
+        ),
+      delete: (fileId, options) =>
+        invoke(
+          (fetch) =>
+            deleteFile({
+              client,
+              fetch,
+              path: { file_id: fileId },
+              headers: headersOf(options),
+              throwOnError: true,
+            }),
+          options,
+          'zDeletedFile',
+        ),
+    },
+    video: {
+      generations: {
+        create: (body, options) => {
+          // Fixed before the first attempt, so every retry of this call carries the same key.
+          const idempotencyKey = options?.idempotencyKey ?? randomId();
+          return invoke(
+            (fetch) =>
+              createVideoGeneration({
+                client,
+                fetch,
+                body,
+                headers: { ...options?.headers, 'Idempotency-Key': idempotencyKey },
+                throwOnError: true,
+              }),
+            options,
+            'zVideoTaskCreated',
+          );
+        },
+        retrieve: (taskId, options) =>
+          invoke(
+            (fetch) =>
+              getVideoGeneration({
+                client,
+                fetch,
+                path: { task_id: taskId },
+                headers: headersOf(options),
+                throwOnError: true,
+              }),
+            options,
+            'zVideoTask',
+          ),
+        list: (query, options) =>
+          invoke(
+            (fetch) =>
+              listVideoGenerations({
+                client,
+                fetch,
+                query,
+                headers: headersOf(options),
+                throwOnError: true,
+              }),
+            options,
+            'zVideoTaskList',
+          ),
+        cancel: (taskId, options) =>
+          invoke(
+            (fetch) =>
+              cancelVideoGeneration({
+                client,
+                fetch,
+                path: { task_id: taskId },
+                headers: headersOf(options),
+                throwOnError: true,
+              }),
+            options,
+            'zVideoTask',
+          ),
+      },
+    },
+    billing: {
+      creditGrants: (options) =>
+        invoke(
+          (fetch) =>
+            getCreditGrants({ client, fetch, headers: headersOf(options), throwOnError: true }),
+          options,
+          'zCreditSummary',
+        ),
+    },
+    tokens: {
+      create: (body, options) =>
+        invoke(
+          (fetch) =>
+            createToken({ client, fetch, body, headers: headersOf(options), throwOnError: true }),
+          options,
+          'zToken',
+        ),
+    },
+    callbacks: {
+      secret: {
+        retrieve: (options) =>
+          invoke(
+            (fetch) =>
+              getCallbackSecret({ client, fetch, headers: headersOf(options), throwOnError: true }),
+            options,
+            'zCallbackSecret',
+          ),
+        rotate: (body, options) =>
+          invoke(
+            (fetch) =>
+              rotateCallbackSecret({
+                client,
+                fetch,
+                body,
+                headers: headersOf(options),
+                throwOnError: true,
+              }),
+            options,
+            'zCallbackSecret',
+          ),
+      },
+      deliveries: {
+        list: (query, options) =>
+          invoke(
+            (fetch) =>
+              listCallbackDeliveries({
+                client,
+                fetch,
+                query,
+                headers: headersOf(options),
+                throwOnError: true,
+              }),
+            options,
+            'zCallbackDeliveryList',
+          ),
+      },
+    },
+  };
+}

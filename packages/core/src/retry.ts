@@ -1,0 +1,50 @@
+// When to retry and how long to wait: exponential backoff with full jitter, unless the server
+// says how long (Retry-After / retry-after-ms).
+import { parseRetryAfterMs } from './retry-after.js';
+
+const BASE_DELAY_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+/** A server hint longer than this is not waited out: the error goes to the caller instead. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * 408, 429 and 5xx are transient. 400, 401, 402, 403, 404, 409, 413, 415 and 422 will fail the same
+ * way again, so they are never retried.
+ */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Full jitter: a uniform draw in [0, min(cap, base · 2^attempt)). `attempt` counts from 0. */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  return random() * Math.min(MAX_BACKOFF_MS, BASE_DELAY_MS * 2 ** attempt);
+}
+
+/**
+ * Delay before retrying a response with a retryable status: the server's hint when present,
+ * otherwise backoff. `undefined` means "do not retry": the hint exceeds {@link MAX_RETRY_AFTER_MS}.
+ */
+export function retryDelayMs(attempt: number, headers: Headers): number | undefined {
+  const hint = parseRetryAfterMs(headers);
+  if (hint === undefined) return backoffMs(attempt);
+  return hint <= MAX_RETRY_AFTER_MS ? hint : undefined;
+}
+
+/** Resolves after `ms`, or rejects with `signal.reason` as soon as the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

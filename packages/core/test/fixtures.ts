@@ -1,0 +1,162 @@
+// Valid response bodies, typed with the generated types so a spec change that breaks them fails tsc.
+import type {
+  CallbackDeliveryList,
+  CallbackSecret,
+  ChatCompletion,
+  Completion,
+  CreditSummary,
+  DeletedFile,
+  FileObject,
+  Message,
+  ModelList,
+  Token,
+  VideoTask,
+  VideoTaskCreated,
+  VideoTaskList,
+} from '../src/index.js';
+
+export const chatCompletion: ChatCompletion = {
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1_700_000_000,
+  model: 'gpt-4o-mini',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'Hi!' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+};
+
+export const completion: Completion = {
+  id: 'cmpl-1',
+  object: 'text_completion',
+  created: 1_700_000_000,
+  model: 'gpt-3.5-turbo-instruct',
+  choices: [{ text: 'world', index: 0, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+};
+
+export const message: Message = {
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  content: [{ type: 'text', text: 'Hello' }],
+  model: 'claude-sonnet-4-5',
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 4, output_tokens: 1 },
+};
+
+export const modelList: ModelList = {
+  object: 'list',
+  data: [
+    {
+      id: 'gpt-4o-mini',
+      object: 'model',
+      created: 1_700_000_000,
+      owned_by: 'openai',
+      type: 'text',
+    },
+  ],
+};
+
+export const fileObject: FileObject = {
+  id: 'file-abc',
+  object: 'file',
+  url: 'http://cdn.test/files/file-abc.png',
+  size: 4,
+  created_at: 1_700_000_000,
+  filename: 'cat.png',
+  mime_type: 'image/png',
+  purpose: 'image',
+};
+
+export const deletedFile: DeletedFile = { id: 'file-abc', object: 'file', deleted: true };
+
+export const videoTaskCreated: VideoTaskCreated = {
+  task_id: 'vt_1',
+  status: 'pending',
+  created_at: 1_700_000_000,
+};
+
+export const videoTask: VideoTask = {
+  task_id: 'vt_1',
+  object: 'video.task',
+  model: 'kling-v3',
+  status: 'completed',
+  progress: 100,
+  created_at: 1_700_000_000,
+  updated_at: 1_700_000_060,
+  completed_at: 1_700_000_060,
+  video: {
+    url: 'http://cdn.test/videos/vt_1.mp4',
+    duration: 5,
+    width: 1280,
+    height: 720,
+    mime_type: 'video/mp4',
+  },
+  error: null,
+};
+
+export const videoTaskList: VideoTaskList = {
+  object: 'list',
+  data: [videoTask],
+  has_more: false,
+  next_cursor: null,
+};
+
+export const creditSummary: CreditSummary = {
+  object: 'credit_summary',
+  total_granted: 10,
+  total_used: 2.5,
+  total_available: 7.5,
+  grants: {
+    object: 'list',
+    data: [
+      {
+        object: 'credit_grant',
+        id: 'grant_1',
+        grant_amount: 10,
+        used_amount: 2.5,
+        effective_at: 1_700_000_000,
+        expires_at: null,
+      },
+    ],
+  },
+};
+
+export const token: Token = {
+  id: 7,
+  name: 'ci',
+  key: `sk-${'a1B2'.repeat(12)}`,
+  quota: 1_000_000,
+  created_time: 1_700_000_000,
+  expires_at: null,
+  models: null,
+  rpm: null,
+  tpm: null,
+  callback_secret: 'whsec_abc',
+};
+
+export const callbackSecret: CallbackSecret = {
+  secret: 'whsec_abc',
+  previous_secret_expires_at: null,
+  created_at: 1_700_000_000,
+};
+
+export const callbackDeliveryList: CallbackDeliveryList = {
+  object: 'list',
+  data: [
+    {
+      id: 'msg_1',
+      object: 'callback.delivery',
+      task_id: 'vt_1',
+      event_type: 'video.task.completed',
+      url: 'https://example.com/hook',
+      status: 'delivered',
+      attempts: [{ at: 1_700_000_061, status_code: 200, latency_ms: 12, error: null }],
+      created_at: 1_700_000_060,
+      next_attempt_at: null,
+      delivered_at: 1_700_000_061,
+    },
+  ],
+  has_more: false,
+  next_cursor: null,
+};

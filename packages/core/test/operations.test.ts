@@ -1,0 +1,205 @@
+// Every operation against a real loopback server: method, path, query, headers, body, result.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type ModelgateClient } from '../src/index.js';
+import * as fx from './fixtures.js';
+import { json, startServer, type TestServer } from './server.js';
+
+let server: TestServer;
+let client: ModelgateClient;
+
+beforeAll(async () => {
+  server = await startServer();
+  client = createClient({
+    baseUrl: `${server.url}/`,
+    apiKey: 'sk-test',
+    headers: { 'x-app': 'tests' },
+    maxRetries: 0,
+    // Every fixture also passes the generated response schema of its operation.
+    validateResponses: true,
+  });
+});
+afterAll(() => server.close());
+
+function answer(body: unknown) {
+  server.handle((_req, res) => json(res, 200, body));
+}
+
+function only() {
+  expect(server.requests).toHaveLength(1);
+  const req = server.requests[0]!;
+  expect(req.headers.authorization).toBe('Bearer sk-test');
+  expect(req.headers['x-app']).toBe('tests');
+  return req;
+}
+
+describe('operations', () => {
+  it('chat.completions.create posts JSON and returns the completion', async () => {
+    answer(fx.chatCompletion);
+    const body = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Hi' }] };
+    const result = await client.chat.completions.create(body, { headers: { 'x-trace': 't1' } });
+    expect(result).toEqual(fx.chatCompletion);
+    const req = only();
+    expect(req.method).toBe('POST');
+    expect(req.url).toBe('/v1/chat/completions');
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.headers['x-trace']).toBe('t1');
+    expect(JSON.parse(req.body.toString())).toEqual(body);
+  });
+
+  it('completions.create', async () => {
+    answer(fx.completion);
+    const result = await client.completions.create({ model: 'm', prompt: 'Hello' });
+    expect(result.choices[0]?.text).toBe('world');
+    const req = only();
+    expect([req.method, req.url]).toEqual(['POST', '/v1/completions']);
+    expect(JSON.parse(req.body.toString())).toEqual({ model: 'm', prompt: 'Hello' });
+  });
+
+  it('messages.create', async () => {
+    answer(fx.message);
+    const result = await client.messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(result).toEqual(fx.message);
+    const req = only();
+    expect([req.method, req.url]).toEqual(['POST', '/v1/messages']);
+  });
+
+  it('models.list', async () => {
+    answer(fx.modelList);
+    expect(await client.models.list()).toEqual(fx.modelList);
+    const req = only();
+    expect([req.method, req.url]).toEqual(['GET', '/v1/models']);
+    expect(req.body.length).toBe(0);
+  });
+
+  it('files.retrieve and files.delete put the id in the path', async () => {
+    answer(fx.fileObject);
+    expect(await client.files.retrieve('file-abc')).toEqual(fx.fileObject);
+    expect([only().method, only().url]).toEqual(['GET', '/v1/files/file-abc']);
+    answer(fx.deletedFile);
+    expect(await client.files.delete('file-abc')).toEqual(fx.deletedFile);
+    expect([only().method, only().url]).toEqual(['DELETE', '/v1/files/file-abc']);
+  });
+
+  it('video.generations.create sends an Idempotency-Key', async () => {
+    answer(fx.videoTaskCreated);
+    const body = { model: 'kling-v3' as const, prompt: 'a cat surfing' };
+    expect(await client.video.generations.create(body)).toEqual(fx.videoTaskCreated);
+    const req = only();
+    expect([req.method, req.url]).toEqual(['POST', '/v1/video/generations']);
+    expect(req.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(req.body.toString())).toEqual(body);
+
+    answer(fx.videoTaskCreated);
+    await client.video.generations.create(body, { idempotencyKey: 'my-key-1' });
+    expect(only().headers['idempotency-key']).toBe('my-key-1');
+  });
+
+  it('video.generations.retrieve, list (query) and cancel', async () => {
+    answer(fx.videoTask);
+    expect(await client.video.generations.retrieve('vt_1')).toEqual(fx.videoTask);
+    expect([only().method, only().url]).toEqual(['GET', '/v1/video/generations/vt_1']);
+
+    answer(fx.videoTaskList);
+    expect(
+      await client.video.generations.list({ limit: 5, after: 'vt_9', status: 'completed' }),
+    ).toEqual(fx.videoTaskList);
+    const url = new URL(only().url, server.url);
+    expect(url.pathname).toBe('/v1/video/generations');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      limit: '5',
+      after: 'vt_9',
+      status: 'completed',
+    });
+
+    answer(fx.videoTask);
+    await client.video.generations.cancel('vt_1');
+    expect([only().method, only().url]).toEqual(['POST', '/v1/video/generations/vt_1/cancel']);
+  });
+
+  it('billing.creditGrants and tokens.create', async () => {
+    answer(fx.creditSummary);
+    expect(await client.billing.creditGrants()).toEqual(fx.creditSummary);
+    expect([only().method, only().url]).toEqual(['GET', '/v1/dashboard/billing/credit_grants']);
+
+    answer(fx.token);
+    expect(await client.tokens.create({ name: 'ci', quota: 1_000_000 })).toEqual(fx.token);
+    const req = only();
+    expect([req.method, req.url]).toEqual(['POST', '/v1/token']);
+    expect(JSON.parse(req.body.toString())).toEqual({ name: 'ci', quota: 1_000_000 });
+  });
+
+  it('callbacks.secret.retrieve / rotate and callbacks.deliveries.list', async () => {
+    answer(fx.callbackSecret);
+    expect(await client.callbacks.secret.retrieve()).toEqual(fx.callbackSecret);
+    expect([only().method, only().url]).toEqual(['GET', '/v1/callbacks/secret']);
+
+    answer(fx.callbackSecret);
+    await client.callbacks.secret.rotate({ grace_period_seconds: 60 });
+    let req = only();
+    expect([req.method, req.url]).toEqual(['POST', '/v1/callbacks/secret']);
+    expect(JSON.parse(req.body.toString())).toEqual({ grace_period_seconds: 60 });
+
+    answer(fx.callbackSecret);
+    await client.callbacks.secret.rotate();
+    req = only();
+    expect(req.body.length).toBe(0);
+
+    answer(fx.callbackDeliveryList);
+    expect(await client.callbacks.deliveries.list({ task_id: 'vt_1', limit: 2 })).toEqual(
+      fx.callbackDeliveryList,
+    );
+    const url = new URL(only().url, server.url);
+    expect(url.pathname).toBe('/v1/callbacks/deliveries');
+    expect(url.searchParams.get('task_id')).toBe('vt_1');
+    expect(url.searchParams.get('limit')).toBe('2');
+  });
+
+  it('files.create uploads multipart with the file name, type and bytes', async () => {
+    answer(fx.fileObject);
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255, 10, 13]);
+    const file = new File([bytes], 'cat.png', { type: 'image/png' });
+    expect(await client.files.create({ file, purpose: 'image' })).toEqual(fx.fileObject);
+    const req = only();
+    expect([req.method, req.url]).toEqual(['POST', '/v1/files']);
+    const contentType = String(req.headers['content-type']);
+    expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
+    // Parse the bytes the server received with the platform's own multipart parser.
+    const form = await new Response(new Uint8Array(req.body), {
+      headers: { 'content-type': contentType },
+    }).formData();
+    expect(form.get('purpose')).toBe('image');
+    const received = form.get('file') as File;
+    expect(received.name).toBe('cat.png');
+    expect(received.type).toBe('image/png');
+    expect(new Uint8Array(await received.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('client.request returns the raw response with the client configuration', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('raw');
+    });
+    const res = await client.request({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      body: { model: 'm', messages: [], stream: true },
+      query: { debug: 1 },
+    });
+    expect(await res.text()).toBe('raw');
+    const req = only();
+    expect(req.url).toBe('/v1/chat/completions?debug=1');
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(req.body.toString())).toEqual({ model: 'm', messages: [], stream: true });
+  });
+
+  it('exposes the resolved options', () => {
+    expect(client.options.baseUrl).toBe(server.url);
+    expect(client.options.timeoutMs).toBe(600_000);
+    expect(client.options.maxRetries).toBe(0);
+    expect(Object.isFrozen(client.options)).toBe(true);
+  });
+});
