@@ -1,0 +1,71 @@
+// `modelgate chat "prompt"`: streams one answer to stdout as plain text, pipe friendly.
+import type { CompletionUsage, ModelgateClient } from '@modelgate/core';
+import { streamChatCompletion } from '@modelgate/stream';
+import { describeError, formatError, isAbortError } from '../errors.js';
+import { formatCount } from '../format.js';
+import { type CommandIO, ExitCode, readAll } from './io.js';
+
+export interface ChatCommandInput {
+  client: ModelgateClient;
+  model: string;
+  /** The prompt; `-` or `undefined` with a piped stdin reads it from stdin. */
+  prompt: string | undefined;
+}
+
+/**
+ * Streams the answer token by token to stdout and ends it with a newline. Only when stdout is a
+ * terminal does a dim usage line go to stderr; a pipe gets the answer and nothing else.
+ *
+ * @example
+ * ```ts
+ * const code = await runChatCommand({ client, model: 'gpt-4o-mini', prompt: 'Say hi' }, process);
+ * ```
+ */
+export async function runChatCommand(input: ChatCommandInput, io: CommandIO): Promise<number> {
+  const prompt = await resolvePrompt(input.prompt, io);
+  if (prompt === undefined) {
+    io.stderr.write('modelgate: chat needs a prompt: modelgate chat "…" (or - to read stdin)\n');
+    return ExitCode.usage;
+  }
+
+  const stream = streamChatCompletion(
+    input.client,
+    {
+      model: input.model,
+      messages: [{ role: 'user', content: prompt }],
+      stream_options: { include_usage: true },
+    },
+    { signal: io.signal },
+  );
+  let usage: CompletionUsage | undefined;
+  let wroteText = false;
+  try {
+    for await (const chunk of stream) {
+      if (chunk.usage) usage = chunk.usage;
+      const piece = chunk.choices[0]?.delta.content;
+      if (piece) {
+        io.stdout.write(piece);
+        wroteText = true;
+      }
+    }
+  } catch (error) {
+    if (wroteText) io.stdout.write('\n');
+    if (isAbortError(error)) return ExitCode.interrupted;
+    io.stderr.write(`modelgate: ${formatError(describeError(error))}\n`);
+    return ExitCode.failed;
+  }
+  io.stdout.write('\n');
+  if (io.stdout.isTTY && io.stderr.isTTY && usage) {
+    io.stderr.write(`\x1b[2m${input.model} · ${formatCount(usage.total_tokens)} tokens\x1b[22m\n`);
+  }
+  return ExitCode.ok;
+}
+
+async function resolvePrompt(
+  prompt: string | undefined,
+  io: CommandIO,
+): Promise<string | undefined> {
+  const fromStdin = prompt === '-' || (prompt === undefined && !io.stdin.isTTY);
+  const text = fromStdin ? await readAll(io.stdin) : prompt;
+  return text !== undefined && text.trim() !== '' ? text.trim() : undefined;
+}

@@ -1,0 +1,268 @@
+// The interactive chat screen: scrollback (printed once), the streaming answer, running video tasks,
+// the prompt, and a status line.
+import {
+  type ChatMessage,
+  type CreditSummary,
+  createClient,
+  type ModelgateClient,
+} from '@modelgate/core';
+import { Box, Static, useApp, useInput } from 'ink';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { CliConfig } from '../config.js';
+import { describeError, type ErrorInfo } from '../errors.js';
+import { formatBalance, formatModelTable } from '../format.js';
+import { type InputAction, parseInputLine, SLASH_HELP } from '../slash-commands.js';
+import { PromptInput } from './PromptInput.js';
+import { StatusLine } from './StatusLine.js';
+import { type Entry, EntryView, StreamingView, VideoProgressView } from './Transcript.js';
+import { useChatStream } from './use-chat-stream.js';
+import { useVideoTasks } from './use-video-tasks.js';
+
+/** Entries are appended only: `<Static>` prints each once. Distributive so `id` can be left out. */
+type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, 'id'> : never) : never;
+
+export interface AppProps {
+  /** Gateway, key and starting model (see `loadConfig`). */
+  config: CliConfig;
+  /** A client to use instead of one built from `config`. */
+  client?: ModelgateClient;
+  /** How often the streaming answer is redrawn at most. Default 40 ms. */
+  batchMs?: number;
+  /** How often running video tasks are polled. Default 1000 ms. */
+  videoPollMs?: number;
+}
+
+/**
+ * The `modelgate` chat screen.
+ *
+ * @example
+ * ```tsx
+ * import { render } from 'ink';
+ * import { App, loadConfig } from '@modelgate/ink';
+ *
+ * const { waitUntilExit } = render(<App config={loadConfig({}, process.env)} />, { exitOnCtrlC: false });
+ * await waitUntilExit();
+ * ```
+ */
+export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1000 }: AppProps) {
+  const { exit } = useApp();
+  const client = useMemo(
+    () => givenClient ?? createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey }),
+    [givenClient, config.baseUrl, config.apiKey],
+  );
+
+  const nextId = useRef(0);
+  const [entries, setEntries] = useState<Entry[]>(() => [
+    {
+      id: nextId.current++,
+      kind: 'info',
+      lines: [
+        `modelgate · ${config.baseUrl} · /help for commands, /exit to quit`,
+        ...(config.apiKey ? [] : ['No API key: set MODELGATE_API_KEY or pass --api-key.']),
+      ],
+    },
+  ]);
+  const [model, setModel] = useState(config.model);
+  const [input, setInput] = useState('');
+  const [submitted, setSubmitted] = useState<string[]>([]);
+  const [sessionTokens, setSessionTokens] = useState(0);
+  const [credits, setCredits] = useState<number | ErrorInfo | undefined>(undefined);
+  const [exitArmed, setExitArmed] = useState(false);
+  // What the model has been told so far; /clear empties it.
+  const conversation = useRef<ChatMessage[]>([]);
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
+
+  const append = useCallback((...items: NewEntry[]) => {
+    if (!mounted.current) return;
+    setEntries((list) => [
+      ...list,
+      ...items.map((item) => ({ ...item, id: nextId.current++ }) as Entry),
+    ]);
+  }, []);
+
+  // Finished paragraphs of the streaming answer are printed once, into the scrollback.
+  const chat = useChatStream(client, batchMs, (part) =>
+    append({ kind: 'assistant', stopped: false, ...part }),
+  );
+  const videos = useVideoTasks(client, videoPollMs);
+
+  // The balance for the status line; also what /balance prints.
+  const refreshCredits = useCallback(async (): Promise<CreditSummary | ErrorInfo> => {
+    let result: CreditSummary | ErrorInfo;
+    try {
+      result = await client.billing.creditGrants({ maxRetries: 0 });
+    } catch (error) {
+      result = describeError(error);
+    }
+    if (mounted.current) setCredits('total_available' in result ? result.total_available : result);
+    return result;
+  }, [client]);
+
+  useEffect(() => {
+    void refreshCredits();
+  }, [refreshCredits]);
+
+  const sendPrompt = useCallback(
+    async (text: string) => {
+      append({ kind: 'user', text });
+      const messages: ChatMessage[] = [...conversation.current, { role: 'user', content: text }];
+      const outcome = await chat.send(model, messages);
+      if (!mounted.current) return;
+      if (outcome.kind === 'failed') {
+        if (outcome.rest) {
+          const { model: by, rest, continued } = outcome;
+          append({ kind: 'assistant', model: by, text: rest, continued, stopped: true });
+        }
+        append({ kind: 'error', error: outcome.error });
+        return;
+      }
+      // A stopped answer stays in the conversation as far as it got, like in the scrollback.
+      conversation.current = outcome.text
+        ? [...messages, { role: 'assistant', content: outcome.text }]
+        : messages;
+      append({
+        kind: 'assistant',
+        model: outcome.model,
+        text: outcome.rest,
+        continued: outcome.continued,
+        stopped: outcome.kind === 'stopped',
+      });
+      if (outcome.kind === 'done' && outcome.usage) {
+        const used = outcome.usage.total_tokens;
+        setSessionTokens((total) => total + used);
+      }
+      void refreshCredits();
+    },
+    [append, chat, model, refreshCredits],
+  );
+
+  const startVideo = useCallback(
+    async (videoModel: string, prompt: string) => {
+      append({ kind: 'info', lines: [`video ${videoModel}: ${prompt}`] });
+      const outcome = await videos.submit(videoModel, prompt);
+      if (outcome.kind === 'failed') append({ kind: 'error', error: outcome.error });
+      else append({ kind: 'video', prompt: outcome.prompt, task: outcome.task });
+      void refreshCredits();
+    },
+    [append, videos, refreshCredits],
+  );
+
+  const run = useCallback(
+    async (action: InputAction) => {
+      switch (action.kind) {
+        case 'prompt':
+          return sendPrompt(action.text);
+        case 'help':
+          return append({ kind: 'info', lines: [...SLASH_HELP] });
+        case 'exit':
+          return exit();
+        case 'clear':
+          conversation.current = [];
+          return append({ kind: 'info', lines: ['── new conversation ──'] });
+        case 'model':
+          if (!action.id) return append({ kind: 'info', lines: [`model: ${model}`] });
+          setModel(action.id);
+          return append({ kind: 'info', lines: [`model → ${action.id}`] });
+        case 'models':
+          try {
+            const list = await client.models.list();
+            return append({ kind: 'info', lines: formatModelTable(list.data, model) });
+          } catch (error) {
+            return append({ kind: 'error', error: describeError(error) });
+          }
+        case 'balance': {
+          const result = await refreshCredits();
+          return 'total_available' in result
+            ? append({ kind: 'info', lines: [formatBalance(result)] })
+            : append({ kind: 'error', error: result });
+        }
+        case 'video':
+          return startVideo(action.model, action.prompt);
+        case 'invalid':
+          return append({
+            kind: 'error',
+            error: { status: undefined, code: 'invalid_command', message: action.message },
+          });
+      }
+    },
+    [append, client, exit, model, refreshCredits, sendPrompt, startVideo],
+  );
+
+  const busy = chat.streaming !== null;
+
+  const submit = (line: string) => {
+    const action = parseInputLine(line);
+    if (!action) return;
+    // One answer at a time; slash commands other than a prompt still work while one streams.
+    if (busy && action.kind === 'prompt') return;
+    setInput('');
+    setSubmitted((list) => [...list, line.trim()]);
+    void run(action);
+  };
+
+  useInput((key, info) => {
+    const ctrlC = info.ctrl && key === 'c';
+    if (info.escape) {
+      chat.stop();
+      return;
+    }
+    if (ctrlC) {
+      if (chat.stop()) {
+        setExitArmed(true);
+        return;
+      }
+      if (exitArmed) {
+        exit();
+        return;
+      }
+      setInput('');
+      setExitArmed(true);
+      return;
+    }
+    if (info.ctrl && key === 'd' && input === '') {
+      exit();
+      return;
+    }
+    if (exitArmed) setExitArmed(false);
+  });
+
+  const hint = exitArmed
+    ? 'Press Ctrl+C again to exit'
+    : busy
+      ? 'Esc to stop'
+      : videos.active.length > 0
+        ? `${videos.active.length} video task(s) running`
+        : 'Enter to send · /help';
+
+  return (
+    <Box flexDirection="column">
+      <Static items={entries}>{(entry) => <EntryView key={entry.id} entry={entry} />}</Static>
+      {chat.streaming ? <StreamingView {...chat.streaming} /> : null}
+      {videos.active.map((video) => (
+        <VideoProgressView key={video.key} video={video} />
+      ))}
+      <Box borderStyle="round" borderColor={busy ? 'gray' : 'cyan'} paddingX={1} marginTop={1}>
+        <PromptInput
+          value={input}
+          onChange={setInput}
+          onSubmit={submit}
+          history={submitted}
+          placeholder={busy ? 'answer streaming… (Esc to stop)' : 'Type a message or /help'}
+        />
+      </Box>
+      <StatusLine
+        model={model}
+        baseUrl={config.baseUrl}
+        sessionTokens={sessionTokens}
+        credits={credits}
+        hint={hint}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,85 @@
+// The one-shot commands of the built binary against a real gateway: plain output, exit codes.
+import { createClient } from '@modelgate/core';
+import { describe, expect, inject, it } from 'vitest';
+import { runCli } from './cli-bin.js';
+
+const gateway = inject('gateway');
+const env = { MODELGATE_BASE_URL: gateway.url, MODELGATE_API_KEY: gateway.userKey };
+const client = createClient({ baseUrl: gateway.url, apiKey: gateway.userKey });
+
+async function expectedAnswer(model: string, prompt: string): Promise<string> {
+  const completion = await client.chat.completions.create({
+    model,
+    messages: [{ role: 'user', content: prompt }],
+  });
+  return completion.choices[0]?.message.content ?? '';
+}
+
+describe('modelgate chat', () => {
+  it('streams the answer to a pipe as plain text, nothing else', async () => {
+    const prompt = 'Describe a lighthouse';
+    const expected = await expectedAnswer('gpt-4.1-mini', prompt);
+    const result = await runCli(['chat', prompt, '--model', 'gpt-4.1-mini'], { env });
+    expect(result).toEqual({ code: 0, stdout: `${expected}\n`, stderr: '' });
+  });
+
+  it('reads the prompt from stdin with -, flags override the environment', async () => {
+    const prompt = 'A prompt from a pipe';
+    const expected = await expectedAnswer('gpt-4o-mini', prompt);
+    const result = await runCli(
+      ['chat', '-', '--base-url', gateway.url, '--api-key', gateway.userKey],
+      {
+        env: { MODELGATE_BASE_URL: 'http://127.0.0.1:9', MODELGATE_API_KEY: 'sk-wrong' },
+        stdin: `${prompt}\n`,
+      },
+    );
+    expect(result).toEqual({ code: 0, stdout: `${expected}\n`, stderr: '' });
+  });
+
+  it('exits 1 with the error on stderr for a bad key', async () => {
+    const result = await runCli(['chat', 'hi'], { env: { ...env, MODELGATE_API_KEY: 'sk-bad' } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('modelgate: 401 invalid_api_key: Invalid API key.\n');
+  });
+
+  it('exits 2 with the usage for an unknown command or flag', async () => {
+    const unknown = await runCli(['chta', 'hi'], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command "chta"');
+    expect(unknown.stderr).toContain('Usage: modelgate');
+    const flag = await runCli(['models', '--frobnicate'], { env });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("Unknown option '--frobnicate'");
+  });
+});
+
+describe('modelgate models / balance', () => {
+  it('lists the models, text first', async () => {
+    const result = await runCli(['models'], { env });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    const { data } = await client.models.list();
+    expect(lines).toHaveLength(data.length);
+    expect(lines[0]).toMatch(/^\S+\s+text\s+\S+$/);
+    expect(lines.at(-1)).toMatch(/^\S+\s+video\s+\S+$/);
+    expect(result.stdout).toMatch(/^gpt-4o-mini\s+text\s+openai$/m);
+  });
+
+  it('prints the balance, and JSON with --json', async () => {
+    const text = await runCli(['balance'], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^[\d.,]+ credits left \(100 granted, [\d.]+ used\)\n$/);
+    const json = await runCli(['balance', '--json'], { env });
+    const summary = JSON.parse(json.stdout) as { object: string; total_granted: number };
+    expect(summary).toMatchObject({ object: 'credit_summary', total_granted: 100 });
+  });
+
+  it('prints --version and --help', async () => {
+    const version = await runCli(['--version']);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('chat <prompt|->');
+  });
+});
