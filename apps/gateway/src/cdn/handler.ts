@@ -1,0 +1,95 @@
+import { Readable } from 'node:stream';
+import { MIME_BY_EXT } from '../files/sniff.js';
+import type { BlobStore } from '../files/storage.js';
+import { parseRange } from './range.js';
+
+/** What the CDN needs to know about a path: the blob behind it, or null (404). */
+export interface CdnObject {
+  sha256: string;
+  size: number;
+  contentType: string;
+}
+
+export interface CdnDeps {
+  store: BlobStore;
+  /** `/files/{id}.{ext}` → the file's blob, null when unknown or deleted. */
+  findFile(id: string, ext: string): Promise<CdnObject | null>;
+  /** `/videos/{task_id}.mp4` → the finished video's blob, null otherwise. */
+  findVideo(taskId: string): Promise<CdnObject | null>;
+}
+
+const FILE_PATH = /^\/files\/(file-[A-Za-z0-9]+)\.(png|jpg|webp|gif)$/;
+const VIDEO_PATH = /^\/videos\/([A-Za-z0-9_-]+)\.mp4$/;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', ...headers },
+  });
+}
+
+/** Whether an If-None-Match list matches the strong ETag (weak comparison, as RFC 9110 asks). */
+function matchesEtag(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * The CDN listener's handler: serves uploaded files and finished videos from the blob store with
+ * immutable caching, ETag (the SHA-256), conditional GET and single byte ranges.
+ *
+ * @example
+ * serve({ fetch: createCdnHandler({ store, findFile, findVideo }), port: 8081 });
+ */
+export function createCdnHandler(deps: CdnDeps): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return plain(405, 'method not allowed', { allow: 'GET, HEAD' });
+    }
+    const path = new URL(request.url).pathname;
+    let object: CdnObject | null = null;
+    const file = FILE_PATH.exec(path);
+    if (file) object = await deps.findFile(file[1]!, file[2]!);
+    const video = file ? null : VIDEO_PATH.exec(path);
+    if (video) object = await deps.findVideo(video[1]!);
+    if (!object) return plain(404, 'not found');
+    const size = await deps.store.size(object.sha256);
+    if (size === null) return plain(404, 'not found');
+
+    const etag = `"${object.sha256}"`;
+    const common: Record<string, string> = {
+      etag,
+      'cache-control': IMMUTABLE,
+      'accept-ranges': 'bytes',
+      'x-content-type-options': 'nosniff',
+    };
+    const ifNoneMatch = request.headers.get('if-none-match');
+    if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) {
+      return new Response(null, { status: 304, headers: common });
+    }
+    // If-Range with another validator: the representation changed, send it whole.
+    const ifRange = request.headers.get('if-range');
+    const range =
+      ifRange && ifRange !== etag ? null : parseRange(request.headers.get('range'), size);
+    if (range === 'unsatisfiable') {
+      return plain(416, 'range not satisfiable', { ...common, 'content-range': `bytes */${size}` });
+    }
+    const headers: Record<string, string> = {
+      ...common,
+      'content-type': object.contentType || MIME_BY_EXT.mp4!,
+    };
+    let status = 200;
+    if (range) {
+      status = 206;
+      headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
+      headers['content-length'] = String(range.end - range.start + 1);
+    } else {
+      headers['content-length'] = String(size);
+    }
+    if (request.method === 'HEAD' || size === 0) return new Response(null, { status, headers });
+    const stream = await deps.store.get(object.sha256, range ?? undefined);
+    if (!stream) return plain(404, 'not found');
+    return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, headers });
+  };
+}

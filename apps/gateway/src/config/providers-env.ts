@@ -1,0 +1,130 @@
+/**
+ * Provider credentials and base URLs from the environment (gateway-layout.md's table). Base URLs
+ * default to the providers' real endpoints; in demo mode startGateway points them at the simulator.
+ */
+
+export interface ProviderCredentials {
+  apiKey: string | null;
+  baseUrl: string;
+  /** True when the key came from the environment. */
+  configured: boolean;
+}
+
+export interface KlingCredentials {
+  accessKey: string | null;
+  secretKey: string | null;
+  baseUrl: string;
+  configured: boolean;
+}
+
+export interface ProviderEnv {
+  openai: ProviderCredentials;
+  anthropic: ProviderCredentials;
+  xai: ProviderCredentials;
+  gemini: ProviderCredentials;
+  kling: KlingCredentials;
+  byteplus: ProviderCredentials;
+  minimax: ProviderCredentials;
+  dashscope: ProviderCredentials;
+  vidu: ProviderCredentials;
+  runway: ProviderCredentials;
+  luma: ProviderCredentials;
+  /** Any provider key set at all. */
+  anyConfigured: boolean;
+}
+
+type SimpleProvider = Exclude<keyof ProviderEnv, 'kling' | 'anyConfigured'>;
+
+/** provider → [key env, base env, real base, base path under the simulator]. */
+export const PROVIDER_TABLE: Record<SimpleProvider, [string, string, string, string]> = {
+  openai: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'https://api.openai.com/v1', '/openai/v1'],
+  anthropic: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'https://api.anthropic.com', '/anthropic'],
+  xai: ['XAI_API_KEY', 'XAI_BASE_URL', 'https://api.x.ai/v1', '/xai/v1'],
+  gemini: [
+    'GEMINI_API_KEY',
+    'GEMINI_BASE_URL',
+    'https://generativelanguage.googleapis.com/v1beta',
+    '/gemini/v1beta',
+  ],
+  byteplus: [
+    'ARK_API_KEY',
+    'ARK_BASE_URL',
+    'https://ark.ap-southeast.bytepluses.com/api/v3',
+    '/byteplus/api/v3',
+  ],
+  minimax: ['MINIMAX_API_KEY', 'MINIMAX_BASE_URL', 'https://api.minimax.io', '/minimax'],
+  dashscope: [
+    'DASHSCOPE_API_KEY',
+    'DASHSCOPE_BASE_URL',
+    'https://dashscope-intl.aliyuncs.com/api/v1',
+    '/dashscope/api/v1',
+  ],
+  vidu: ['VIDU_API_KEY', 'VIDU_BASE_URL', 'https://api.vidu.com', '/vidu'],
+  runway: ['RUNWAY_API_KEY', 'RUNWAY_BASE_URL', 'https://api.dev.runwayml.com', '/runway'],
+  luma: [
+    'LUMA_API_KEY',
+    'LUMA_BASE_URL',
+    'https://api.lumalabs.ai/dream-machine/v1',
+    '/luma/dream-machine/v1',
+  ],
+};
+
+export const KLING_REAL_BASE = 'https://api-singapore.klingai.com';
+export const KLING_SIM_PATH = '/kling';
+/** The simulator's default Kling credentials (demo mode signs its JWTs with these). */
+export const KLING_SIM_ACCESS_KEY = 'sim-access-key';
+export const KLING_SIM_SECRET_KEY = 'sim-secret-key';
+
+const trimSlash = (s: string) => s.replace(/\/+$/, '');
+
+export function readProviderEnv(env: Record<string, string | undefined>): ProviderEnv {
+  const out = {} as ProviderEnv;
+  let any = false;
+  for (const [name, [keyVar, baseVar, realBase]] of Object.entries(PROVIDER_TABLE)) {
+    const apiKey = env[keyVar]?.trim() || null;
+    if (apiKey) any = true;
+    (out as unknown as Record<string, ProviderCredentials>)[name] = {
+      apiKey,
+      baseUrl: trimSlash(env[baseVar] || realBase),
+      configured: apiKey !== null,
+    };
+  }
+  const accessKey = env.KLING_ACCESS_KEY?.trim() || null;
+  const secretKey = env.KLING_SECRET_KEY?.trim() || null;
+  const klingConfigured = accessKey !== null && secretKey !== null;
+  if (klingConfigured) any = true;
+  out.kling = {
+    accessKey,
+    secretKey,
+    baseUrl: trimSlash(env.KLING_BASE_URL || KLING_REAL_BASE),
+    configured: klingConfigured,
+  };
+  out.anyConfigured = any;
+  return out;
+}
+
+/**
+ * Demo mode: every provider points at the simulator with placeholder credentials.
+ *
+ * @example
+ * config.providers = simulatorProviderEnv('http://127.0.0.1:9090');
+ */
+export function simulatorProviderEnv(simUrl: string): ProviderEnv {
+  const base = trimSlash(simUrl);
+  const out = {} as ProviderEnv;
+  for (const [name, [, , , simPath]] of Object.entries(PROVIDER_TABLE)) {
+    (out as unknown as Record<string, ProviderCredentials>)[name] = {
+      apiKey: 'sim-key',
+      baseUrl: `${base}${simPath}`,
+      configured: true,
+    };
+  }
+  out.kling = {
+    accessKey: KLING_SIM_ACCESS_KEY,
+    secretKey: KLING_SIM_SECRET_KEY,
+    baseUrl: `${base}${KLING_SIM_PATH}`,
+    configured: true,
+  };
+  out.anyConfigured = true;
+  return out;
+}

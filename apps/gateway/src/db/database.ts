@@ -1,0 +1,87 @@
+/**
+ * Opens the gateway's database: PostgreSQL through `pg` when a URL is given, embedded PGlite otherwise.
+ * Both speak the same SQL, so one schema and one migration set serve both.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.js';
+import { lockDataDir } from './pglite-lock.js';
+import type { DB } from './schema.js';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…`; when absent PGlite is used. */
+  databaseUrl?: string | null;
+  /** PGlite data directory; `memory://` (or null) for an in-memory database. */
+  dataDir?: string | null;
+  /** Pool size for PostgreSQL (default 10). */
+  poolSize?: number;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** int8 (bigint, count(*)) as a JS number: quota units and ids stay far below 2^53. */
+const parseInt8 = (value: string) => Number(value);
+
+/**
+ * Open a database.
+ *
+ * @example
+ * const { db, kind, close } = await createDatabase({ databaseUrl: process.env.DATABASE_URL });
+ * await db.selectFrom('api_keys').select('id').execute();
+ * await close();
+ */
+export async function createDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+          if (oid === INT8_OID || oid === NUMERIC_OID) return parseInt8;
+          return pg.types.getTypeParser(oid, format);
+        }) as typeof pg.types.getTypeParser,
+      },
+    });
+    // An idle client that errors (server restart) must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+
+  const dataDir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const release = dataDir ? lockDataDir(dataDir) : () => {};
+  try {
+    const pglite = new PGlite({
+      ...(dataDir ? { dataDir } : {}),
+      parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseInt8 },
+    });
+    await pglite.waitReady;
+    const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+    return {
+      db,
+      kind: 'pglite',
+      close: async () => {
+        try {
+          await db.destroy();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}

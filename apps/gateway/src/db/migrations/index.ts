@@ -1,0 +1,16 @@
+/**
+ * Every migration, in order. Each owner adds ONE line for its migration file; names never change once
+ * released (they are recorded in `modelgate_migrations`).
+ */
+import * as m001 from './001_accounts.js';
+import * as m002 from './002_files_video.js';
+import * as m003 from './003_callbacks.js';
+import type { Migration } from './types.js';
+
+export type { Migration } from './types.js';
+
+export const migrations: Migration[] = [
+  { name: '001_accounts', up: m001.up },
+  { name: '002_files_video', up: m002.up },
+  { name: '003_callbacks', up: m003.up },
+];

@@ -1,0 +1,88 @@
+/**
+ * The API app: middleware in the order a request meets it, then the route groups.
+ *   observe (request id, log, metrics) → CORS → body limit → auth → rate limit → route
+ */
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import type { Services } from '../services.js';
+import type { AppEnv } from './env.js';
+import { notFound, renderError, toApiError } from './errors.js';
+import { authenticate } from './middleware/auth.js';
+import { jsonBodyLimit } from './middleware/body-limit.js';
+import { observe } from './middleware/observe.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { type RouteGroup, routeGroups } from './routes/index.js';
+import { registerSystemRoutes } from './routes/system.js';
+
+/**
+ * @example
+ * const app = createApp(services);
+ * const res = await app.request('/healthz');
+ */
+export function createApp(services: Services, extraRoutes: RouteGroup[] = []): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { log } = services;
+
+  app.use('*', observe(log, services.stdMetrics));
+  // Browsers (the web demo, any SPA) call the API cross-origin with the key in a header; no cookies
+  // are involved, so any origin may. Preflights are answered here, before auth.
+  app.use(
+    '/v1/*',
+    cors({
+      origin: services.config.corsOrigins,
+      allowHeaders: [
+        'authorization',
+        'content-type',
+        'x-api-key',
+        'vendor-version',
+        'anthropic-version',
+        'idempotency-key',
+        'x-request-id',
+      ],
+      exposeHeaders: [
+        'x-request-id',
+        'x-modelgate-overhead-ms',
+        'retry-after',
+        'x-ratelimit-limit-requests',
+        'x-ratelimit-remaining-requests',
+        'x-ratelimit-reset-requests',
+        'x-ratelimit-limit-tokens',
+        'x-ratelimit-remaining-tokens',
+        'x-ratelimit-reset-tokens',
+      ],
+      maxAge: 600,
+    }),
+  );
+  app.use('/v1/*', jsonBodyLimit(services.config.maxJsonBytes));
+  app.use('/v1/*', authenticate(services.keys));
+  app.use('/v1/*', rateLimit(services.limiter, log));
+
+  registerSystemRoutes(app, services);
+  for (const register of [...routeGroups, ...extraRoutes]) register(app, services);
+
+  app.notFound((c) => {
+    c.set('unmatched', true);
+    return renderError(
+      c,
+      notFound(`No route for ${c.req.method} ${c.req.path}.`, 'route_not_found'),
+    );
+  });
+
+  app.onError((err, c) => {
+    const requestId = c.get('requestId');
+    const apiErr = toApiError(err, requestId);
+    if (apiErr.status >= 500 && apiErr === err) {
+      log.warn('request failed', {
+        request_id: requestId,
+        status: apiErr.status,
+        code: apiErr.code,
+        error: apiErr.message,
+      });
+    } else if (apiErr !== err && apiErr.status >= 500) {
+      log.error('unhandled error', { request_id: requestId, path: c.req.path, err });
+    }
+    return renderError(c, apiErr);
+  });
+
+  return app;
+}

@@ -1,0 +1,125 @@
+/**
+ * API errors as values: every failure a client can see is an ApiError with an HTTP status, a `type`
+ * (DESIGN.md's list), a finer `code` and the offending `param`. `renderError` turns any thrown value
+ * into the right body shape for the path.
+ */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'insufficient_quota'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'conflict'
+  | 'request_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limit_error'
+  | 'api_error'
+  | 'upstream_error'
+  | 'overloaded_error'
+  | 'upstream_timeout';
+
+export interface ApiErrorOptions {
+  code?: string | null;
+  param?: string | null;
+  /** Extra response headers, e.g. Retry-After. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/**
+ * @example
+ * throw new ApiError(404, 'not_found_error', 'No such task: vt_123', { code: 'task_not_found' });
+ * throw badRequest('temperature must be between 0 and 2', 'temperature', 'out_of_range');
+ */
+export class ApiError extends Error {
+  readonly code: string | null;
+  readonly param: string | null;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly type: ErrorType,
+    message: string,
+    options: ApiErrorOptions = {},
+  ) {
+    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = 'ApiError';
+    this.code = options.code ?? null;
+    this.param = options.param ?? null;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const badRequest = (message: string, param?: string | null, code?: string | null) =>
+  new ApiError(400, 'invalid_request_error', message, { param, code });
+export const unauthorized = (message: string, code = 'invalid_api_key') =>
+  new ApiError(401, 'authentication_error', message, { code });
+export const insufficientQuota = (
+  message = 'The key has not enough quota left for this request.',
+) => new ApiError(402, 'insufficient_quota', message, { code: 'insufficient_quota' });
+export const forbidden = (message: string, code = 'permission_denied') =>
+  new ApiError(403, 'permission_error', message, { code });
+export const notFound = (
+  message: string,
+  code: string | null = null,
+  param: string | null = null,
+) => new ApiError(404, 'not_found_error', message, { code, param });
+export const conflict = (message: string, code: string | null = null) =>
+  new ApiError(409, 'conflict', message, { code });
+export const tooLarge = (message: string, code: string | null = null) =>
+  new ApiError(413, 'request_too_large', message, { code });
+export const unsupportedMediaType = (message: string, code: string | null = null) =>
+  new ApiError(415, 'unsupported_media_type', message, { code });
+export const rateLimited = (message: string, retryAfterSeconds: number, code: string) =>
+  new ApiError(429, 'rate_limit_error', message, {
+    code,
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
+export const internalError = (message = 'Internal error.') =>
+  new ApiError(500, 'api_error', message);
+export const upstreamError = (message: string, code: string | null = null) =>
+  new ApiError(502, 'upstream_error', message, { code });
+export const overloaded = (message: string, code: string | null = null) =>
+  new ApiError(503, 'overloaded_error', message, { code });
+export const upstreamTimeout = (message: string, code: string | null = null) =>
+  new ApiError(504, 'upstream_timeout', message, { code });
+
+/** `/v1/messages` speaks the vendor's error shape; everything else the OpenAI shape. */
+export function usesMessagesErrorShape(path: string): boolean {
+  return path === '/v1/messages' || path.startsWith('/v1/messages/');
+}
+
+/** Map anything thrown to an ApiError (unknown errors become 500 api_error). */
+export function toApiError(err: unknown, requestId?: string): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof SyntaxError && /JSON/i.test(err.message)) {
+    return badRequest('The request body is not valid JSON.', null, 'invalid_json');
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    if (status === 413) return tooLarge('The request body is too large.');
+    if (status === 400) return badRequest(err.message || 'Bad request.');
+    if (status === 401) return unauthorized(err.message || 'Unauthorized.');
+  }
+  return internalError(
+    `Internal error${requestId ? ` (request id ${requestId})` : ''}. It has been logged.`,
+  );
+}
+
+/** The JSON body for an error on `path`. */
+export function errorBody(err: ApiError, path: string): unknown {
+  if (usesMessagesErrorShape(path)) {
+    return { type: 'error', error: { type: err.type, message: err.message } };
+  }
+  return { error: { message: err.message, type: err.type, code: err.code, param: err.param } };
+}
+
+/** Render an ApiError as the response for the current request. */
+export function renderError(c: Context, err: ApiError): Response {
+  for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+  return c.json(errorBody(err, c.req.path) as object, err.status);
+}

@@ -1,0 +1,80 @@
+/** Account operations: the key's balance (credit_grants) and token creation (admin). */
+import type { Token } from '@modelgate/core';
+import { zCreateTokenRequest } from '@modelgate/core/zod';
+import type { Hono } from 'hono';
+import { unitsToCredits } from '../../billing/billing.js';
+import { createCallbackSecret } from '../../callbacks/secrets.js';
+import type { Services } from '../../services.js';
+import type { AppEnv } from '../env.js';
+import { badRequest, notFound } from '../errors.js';
+import { requireAdmin } from '../middleware/auth.js';
+import { readJsonBody, validateBody } from '../validate.js';
+
+export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): void {
+  app.get('/v1/dashboard/billing/credit_grants', async (c) => {
+    const key = c.get('key');
+    const record = await services.keys.get(key.id);
+    if (!record) throw notFound('Key not found.');
+    // Unlimited keys (the bootstrap admin) have no grant: they report usage only.
+    const granted = record.quota ?? record.used;
+    const available = Math.max(0, granted - record.used);
+    return c.json({
+      object: 'credit_summary',
+      total_granted: unitsToCredits(granted),
+      total_used: unitsToCredits(record.used),
+      total_available: unitsToCredits(available),
+      grants: {
+        object: 'list',
+        data:
+          record.quota === null
+            ? []
+            : [
+                {
+                  object: 'credit_grant',
+                  id: `grant_${record.id}`,
+                  grant_amount: unitsToCredits(record.quota),
+                  used_amount: unitsToCredits(record.used),
+                  effective_at: record.createdAt,
+                  expires_at: record.expiresAt,
+                },
+              ],
+      },
+    });
+  });
+
+  app.post('/v1/token', requireAdmin(), async (c) => {
+    const body = validateBody(zCreateTokenRequest, await readJsonBody(c));
+    const now = Math.floor(Date.now() / 1000);
+    if (body.expires_at != null && body.expires_at <= now) {
+      throw badRequest('expires_at must be in the future.', 'expires_at', 'out_of_range');
+    }
+    const result = await services.db.transaction().execute(async (trx) => {
+      const created = await services.keys.create(
+        {
+          name: body.name,
+          quota: body.quota,
+          models: body.models ?? null,
+          rpm: body.rpm ?? null,
+          tpm: body.tpm ?? null,
+          expiresAt: body.expires_at ?? null,
+        },
+        trx,
+      );
+      const callbackSecret = await createCallbackSecret(trx, created.record.id);
+      return { ...created, callbackSecret };
+    });
+    const r = result.record;
+    return c.json({
+      id: r.id,
+      name: r.name,
+      key: result.key,
+      quota: body.quota,
+      created_time: r.createdAt,
+      expires_at: r.expiresAt,
+      models: r.models,
+      rpm: r.rpm,
+      tpm: r.tpm,
+      callback_secret: result.callbackSecret,
+    } satisfies Token);
+  });
+}

@@ -1,0 +1,70 @@
+/** Callback secret (read, rotate) and the key's delivery log. */
+import { zRotateCallbackSecretRequest } from '@modelgate/core/zod';
+import type { Hono } from 'hono';
+import type { Services } from '../../services.js';
+import type { AppEnv } from '../env.js';
+import { badRequest } from '../errors.js';
+import { validateBody } from '../validate.js';
+
+const MAX_GRACE_PERIOD_SECONDS = 7 * 24 * 60 * 60;
+
+export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): void {
+  app.get('/v1/callbacks/secret', async (c) => {
+    return c.json(await services.callbacks.getSecret(c.get('key').id));
+  });
+
+  app.post('/v1/callbacks/secret', async (c) => {
+    const grace = gracePeriodFrom(await c.req.text());
+    return c.json(await services.callbacks.rotateSecret(c.get('key').id, grace));
+  });
+
+  app.get('/v1/callbacks/deliveries', async (c) => {
+    const limit = c.req.query('limit');
+    const after = c.req.query('after');
+    const taskId = c.req.query('task_id');
+    return c.json(
+      await services.callbacks.listDeliveries(c.get('key').id, {
+        limit: limit === undefined ? 20 : boundedInt(limit, 'limit', 1, 100),
+        after: after === undefined ? null : boundedString(after, 'after', 256),
+        taskId: taskId === undefined ? null : boundedString(taskId, 'task_id', 128),
+      }),
+    );
+  });
+}
+
+/** The body is optional: empty means the default grace period (undefined). */
+function gracePeriodFrom(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw badRequest('The request body is not valid JSON.', null, 'invalid_json');
+  }
+  const { grace_period_seconds: grace } = validateBody(zRotateCallbackSecretRequest.strict(), body);
+  if (grace !== undefined && (grace < 0 || grace > MAX_GRACE_PERIOD_SECONDS)) {
+    throw badRequest(
+      `grace_period_seconds must be between 0 and ${MAX_GRACE_PERIOD_SECONDS}.`,
+      'grace_period_seconds',
+      'out_of_range',
+    );
+  }
+  return grace;
+}
+
+function boundedInt(raw: string, param: string, min: number, max: number): number {
+  if (!/^\d{1,6}$/.test(raw))
+    throw badRequest(`${param} must be an integer.`, param, 'invalid_type');
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw badRequest(`${param} must be between ${min} and ${max}.`, param, 'out_of_range');
+  }
+  return value;
+}
+
+function boundedString(raw: string, param: string, maxLength: number): string {
+  if (raw.length === 0 || raw.length > maxLength) {
+    throw badRequest(`${param} must be 1 to ${maxLength} characters.`, param, 'out_of_range');
+  }
+  return raw;
+}

@@ -1,0 +1,25 @@
+/**
+ * Route groups mounted by createApp, in order. Each owner adds ONE import and ONE entry:
+ *   registerTextRoutes (TEXT, ./text.js), registerFileRoutes + registerVideoRoutes (VIDEO),
+ *   registerCallbackRoutes (CB).
+ * A group is `(app, services) => void` and registers absolute paths (`app.post('/v1/…', …)`).
+ * Auth, body limit and rate limits already ran for every /v1/* path.
+ */
+import type { Hono } from 'hono';
+import type { Services } from '../../services.js';
+import type { AppEnv } from '../env.js';
+import { registerAccountRoutes } from './account.js';
+import { registerCallbackRoutes } from './callbacks.js';
+import { registerFileRoutes } from './files.js';
+import { registerTextRoutes } from './text.js';
+import { registerVideoRoutes } from './video.js';
+
+export type RouteGroup = (app: Hono<AppEnv>, services: Services) => void;
+
+export const routeGroups: RouteGroup[] = [
+  registerAccountRoutes,
+  registerTextRoutes,
+  registerFileRoutes,
+  registerVideoRoutes,
+  registerCallbackRoutes,
+];

@@ -1,0 +1,46 @@
+/** Unauthenticated operational routes: health, readiness, metrics, the spec and its reference page. */
+import type { Hono } from 'hono';
+import { sql } from 'kysely';
+import { migrationsComplete } from '../../db/migrate.js';
+import type { Services } from '../../services.js';
+import { renderDocsPage } from '../docs/render.js';
+import type { AppEnv } from '../env.js';
+import { notFound } from '../errors.js';
+import { loadOpenApiYaml } from '../openapi-source.js';
+
+export function registerSystemRoutes(app: Hono<AppEnv>, services: Services): void {
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+
+  app.get('/readyz', async (c) => {
+    if (services.lifecycle.draining) return c.json({ status: 'draining' }, 503);
+    try {
+      await sql`select 1`.execute(services.db);
+      if (!(await migrationsComplete(services.db))) {
+        return c.json({ status: 'migrating' }, 503);
+      }
+    } catch {
+      return c.json({ status: 'database_unreachable' }, 503);
+    }
+    return c.json({ status: 'ready' });
+  });
+
+  app.get('/metrics', (c) =>
+    c.body(services.metrics.render(), 200, {
+      'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+    }),
+  );
+
+  app.get('/openapi.yaml', (c) => {
+    const spec = loadOpenApiYaml();
+    if (!spec) throw notFound('The OpenAPI document is not available in this build.');
+    return c.body(spec, 200, { 'content-type': 'application/yaml; charset=utf-8' });
+  });
+
+  let docsHtml: string | null = null;
+  app.get('/docs', (c) => {
+    const spec = loadOpenApiYaml();
+    if (!spec) throw notFound('The OpenAPI document is not available in this build.');
+    docsHtml ??= renderDocsPage(spec);
+    return c.html(docsHtml);
+  });
+}

@@ -1,0 +1,125 @@
+/**
+ * Text routes: POST /v1/chat/completions, /v1/completions, /v1/messages and GET /v1/models.
+ * Routes orchestrate only: validate with the spec's zod schemas, check the messages version
+ * header, hand the typed body to the text service (which resolves, bills, routes and translates).
+ */
+import {
+  zCreateChatCompletionRequest,
+  zCreateCompletionRequest,
+  zCreateMessageRequest,
+} from '@modelgate/core/zod';
+import type { Context, Hono } from 'hono';
+import { type ModelListEntry, modelListResponse } from '../../models/catalog.js';
+import type { Services } from '../../services.js';
+import { type ClientFormat, OVERHEAD_HEADER } from '../../text/service.js';
+import type { AppEnv } from '../env.js';
+import { ApiError, badRequest } from '../errors.js';
+import { readJsonBody, validateBody } from '../validate.js';
+
+/** The messages API versions this gateway speaks; the last is the latest. */
+export const SUPPORTED_MESSAGES_VERSIONS = ['2023-06-01'] as const;
+export const LATEST_MESSAGES_VERSION = '2023-06-01';
+
+/**
+ * Resolves the messages version from `vendor-version` (or its alias `anthropic-version`).
+ * Absent → the latest. A well-formed date selects the newest supported version not after it, so
+ * clients pinned to a later date keep working; a malformed value or a date before the first
+ * supported version is a 400 naming the header.
+ *
+ * @example
+ * resolveMessagesVersion(undefined); // '2023-06-01'
+ * resolveMessagesVersion('2025-01-01'); // '2023-06-01'
+ */
+export function resolveMessagesVersion(header: string | undefined): string {
+  if (header === undefined || header.trim() === '') return LATEST_MESSAGES_VERSION;
+  const value = header.trim();
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const date = match ? new Date(`${value}T00:00:00Z`) : null;
+  if (
+    !match ||
+    !date ||
+    Number.isNaN(date.getTime()) ||
+    date.toISOString().slice(0, 10) !== value
+  ) {
+    throw badRequest(
+      `vendor-version must be a date in the form YYYY-MM-DD (got "${value}").`,
+      'vendor-version',
+      'invalid_value',
+    );
+  }
+  const applicable = SUPPORTED_MESSAGES_VERSIONS.filter((v) => v <= value);
+  const chosen = applicable[applicable.length - 1];
+  if (!chosen) {
+    throw badRequest(
+      `vendor-version ${value} is not supported; supported: ${SUPPORTED_MESSAGES_VERSIONS.join(', ')}.`,
+      'vendor-version',
+      'unsupported_version',
+    );
+  }
+  return chosen;
+}
+
+/** Video models from the video feature, when it is wired (it owns their capabilities). */
+function videoModels(services: Services): ModelListEntry[] {
+  const video = (services as unknown as { video?: { listModels?: () => ModelListEntry[] } }).video;
+  return video?.listModels?.() ?? [];
+}
+
+/** Refusals before any upstream call still say how long the gateway took. */
+function withOverhead<T>(c: Context<AppEnv>, run: () => Promise<T>): Promise<T> {
+  return run().catch((err: unknown) => {
+    if (err instanceof ApiError && err.headers[OVERHEAD_HEADER] === undefined) {
+      const startedAt = c.get('startedAt') ?? performance.now();
+      err.headers[OVERHEAD_HEADER] = Math.max(0, performance.now() - startedAt).toFixed(2);
+    }
+    throw err;
+  });
+}
+
+export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void {
+  const serve = async (c: Context<AppEnv>, format: ClientFormat, body: unknown) =>
+    services.text.generate(format, body as Record<string, unknown>, {
+      key: c.get('key'),
+      requestId: c.get('requestId'),
+      startedAt: c.get('startedAt') ?? performance.now(),
+      signal: c.req.raw.signal,
+    });
+
+  app.post('/v1/chat/completions', (c) =>
+    withOverhead(c, async () => {
+      const body = validateBody(zCreateChatCompletionRequest, await readJsonBody(c));
+      return serve(c, 'chat', body);
+    }),
+  );
+
+  app.post('/v1/completions', (c) =>
+    withOverhead(c, async () => {
+      const body = validateBody(zCreateCompletionRequest, await readJsonBody(c));
+      return serve(c, 'completion', body);
+    }),
+  );
+
+  app.post('/v1/messages', (c) =>
+    withOverhead(c, async () => {
+      // vendor-version wins over its alias when both are sent (spec: VendorVersion).
+      const version = resolveMessagesVersion(
+        c.req.header('vendor-version') ?? c.req.header('anthropic-version'),
+      );
+      const body = validateBody(zCreateMessageRequest, await readJsonBody(c));
+      const res = await serve(c, 'messages', body);
+      res.headers.set('vendor-version', version);
+      return res;
+    }),
+  );
+
+  app.get('/v1/models', (c) => {
+    const allowed = c.get('key')?.models ?? null;
+    const body = modelListResponse(
+      allowed ? services.text.listModelsFor(allowed) : services.text.listModels(),
+      videoModels(services).filter((m) => !allowed || allowed.includes(m.id)),
+    );
+    const startedAt = c.get('startedAt') ?? performance.now();
+    c.header(OVERHEAD_HEADER, Math.max(0, performance.now() - startedAt).toFixed(2));
+    return c.json(body);
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * Request validation with the spec's zod schemas: the first problem becomes a 400 that names the field
+ * (`param`, dotted path such as `messages.0.role`) and a machine-readable `code`.
+ */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { ApiError, badRequest } from './errors.js';
+
+type Issue = z.core.$ZodIssue;
+
+function pathOf(path: readonly PropertyKey[]): string {
+  return path.map((p) => String(p)).join('.');
+}
+
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let cur: unknown = body;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[p];
+  }
+  return cur;
+}
+
+/** Translate one zod issue to an ApiError 400. */
+export function issueToApiError(issue: Issue, body: unknown): ApiError {
+  const path = issue.path ?? [];
+  const param = pathOf(path) || null;
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const key = issue.keys[0] ?? '';
+      const full = param ? `${param}.${key}` : key;
+      return badRequest(`Unknown field: ${full}.`, full, 'unknown_field');
+    }
+    case 'invalid_type': {
+      if (valueAt(body, path) === undefined) {
+        return badRequest(`Missing required field: ${param}.`, param, 'missing_field');
+      }
+      return badRequest(
+        `Invalid type for ${param ?? 'body'}: expected ${issue.expected}.`,
+        param,
+        'invalid_type',
+      );
+    }
+    case 'too_big':
+    case 'too_small': {
+      return badRequest(`${param ?? 'value'}: ${issue.message}`, param, 'out_of_range');
+    }
+    case 'invalid_value':
+      return badRequest(
+        `${param ?? 'value'} must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`,
+        param,
+        'invalid_value',
+      );
+    default:
+      return badRequest(`${param ?? 'body'}: ${issue.message}`, param, 'invalid_value');
+  }
+}
+
+/**
+ * Validate a parsed body against a zod schema.
+ *
+ * @example
+ * const req = validateBody(zCreateTokenRequest, await readJsonBody(c));
+ */
+export function validateBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (!issue) throw badRequest('Invalid request body.');
+  throw issueToApiError(issue, body);
+}
+
+/** `application/json` or any `+json` type (charset and other parameters allowed). */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+export interface ReadJsonOptions {
+  /** An empty body (and no Content-Type) is allowed and yields `undefined`. */
+  optional?: boolean;
+}
+
+/**
+ * Read and parse the JSON body. A body sent with another Content-Type → 415 `unsupported_media_type`;
+ * malformed or empty JSON → 400 `invalid_json`. The 1 MiB limit is enforced while reading by the
+ * body-limit middleware.
+ *
+ * @example
+ * const body = await readJsonBody(c);                      // required
+ * const opts = await readJsonBody(c, { optional: true });  // undefined when no body was sent
+ */
+export async function readJsonBody(c: Context, options: ReadJsonOptions = {}): Promise<unknown> {
+  const contentType = c.req.header('content-type');
+  const text = await c.req.text();
+  if (text.trim() === '') {
+    if (options.optional) return undefined;
+    throw badRequest('The request body is empty; expected JSON.', null, 'invalid_json');
+  }
+  if (!isJsonContentType(contentType)) {
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      `Send the body as JSON with "Content-Type: application/json" (got ${contentType ? `"${contentType}"` : 'none'}).`,
+      { code: 'unsupported_media_type' },
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('The request body is not valid JSON.', null, 'invalid_json');
+  }
+}

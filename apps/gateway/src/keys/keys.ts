@@ -1,0 +1,250 @@
+/**
+ * API keys: creation, the cached lookup on the hot path, revocation and the bootstrap admin key.
+ * A request authenticates from an in-process LRU (5 s TTL) and touches the database only on a miss;
+ * any change made through this service drops the affected cache entries at once.
+ */
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { DatabaseKind } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import { unauthorized } from '../http/errors.js';
+import { digestsEqual, generateApiKey, hashApiKey, keyPrefixOf } from './key-format.js';
+import { TtlLru } from './lru.js';
+
+/** What a route sees as `c.get('key')`. Times are unix seconds. */
+export interface AuthKey {
+  id: number;
+  name: string;
+  role: 'admin' | 'user';
+  models: string[] | null;
+  rpm: number | null;
+  tpm: number | null;
+  expiresAt: number | null;
+}
+
+/** A key as stored (without the secret). */
+export interface KeyRecord extends AuthKey {
+  quota: number | null;
+  used: number;
+  revokedAt: number | null;
+  createdAt: number;
+  keyPrefix: string;
+}
+
+export interface CreateKeyInput {
+  name: string;
+  role?: 'admin' | 'user';
+  /** Units; null = unlimited. */
+  quota: number | null;
+  models?: string[] | null;
+  rpm?: number | null;
+  tpm?: number | null;
+  expiresAt?: number | null;
+  /** Use this secret instead of generating one (bootstrap admin from env). */
+  secret?: string;
+}
+
+export interface KeyService {
+  /**
+   * Create a key; returns the secret (shown once) and the stored record.
+   * @example const { key, record } = await keys.create({ name: 'ci', quota: 5_000_000 });
+   */
+  create(input: CreateKeyInput, trx?: Transaction<DB>): Promise<{ key: string; record: KeyRecord }>;
+  /** Resolve a presented secret; throws ApiError 401 (invalid_api_key | expired_api_key | revoked_api_key). */
+  authenticate(secret: string): Promise<AuthKey>;
+  get(id: number, trx?: Transaction<DB>): Promise<KeyRecord | undefined>;
+  /** Revoke; takes effect at once in this process, within the cache TTL in others. */
+  revoke(id: number): Promise<boolean>;
+  /** Forget cached entries of a key after an outside change. */
+  invalidate(id: number): void;
+}
+
+export interface KeyServiceOptions {
+  cacheSize?: number;
+  cacheTtlMs?: number;
+  now?: () => number;
+}
+
+type Row = {
+  id: number;
+  key_hash: string;
+  key_prefix: string;
+  name: string;
+  role: 'admin' | 'user';
+  quota: number | null;
+  used: number;
+  models: string[] | null;
+  rpm: number | null;
+  tpm: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+};
+
+export function rowToRecord(r: Row): KeyRecord {
+  return {
+    id: Number(r.id),
+    name: r.name,
+    role: r.role,
+    models: r.models ?? null,
+    rpm: r.rpm,
+    tpm: r.tpm,
+    expiresAt: r.expires_at,
+    quota: r.quota,
+    used: Number(r.used),
+    revokedAt: r.revoked_at,
+    createdAt: r.created_at,
+    keyPrefix: r.key_prefix,
+  };
+}
+
+const nowSeconds = (now: () => number) => Math.floor(now() / 1000);
+
+type CacheEntry = { hash: string; record: KeyRecord | null };
+
+export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}): KeyService {
+  const now = options.now ?? Date.now;
+  const cache = new TtlLru<string, CacheEntry>(
+    options.cacheSize ?? 10_000,
+    options.cacheTtlMs ?? 5_000,
+    now,
+  );
+
+  const load = async (hash: string): Promise<KeyRecord | null> => {
+    const row = await db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('key_hash', '=', hash)
+      .executeTakeFirst();
+    // The index lookup already matched; the constant-time compare keeps the final decision free of
+    // data-dependent timing should the lookup ever change (e.g. to a prefix index).
+    if (!row || !digestsEqual(row.key_hash, hash)) return null;
+    return rowToRecord(row as Row);
+  };
+
+  return {
+    async create(input, trx) {
+      const key = input.secret ?? generateApiKey();
+      const hash = hashApiKey(key);
+      const row = await (trx ?? db)
+        .insertInto('api_keys')
+        .values({
+          key_hash: hash,
+          key_prefix: keyPrefixOf(key),
+          name: input.name,
+          role: input.role ?? 'user',
+          quota: input.quota,
+          models: input.models ? JSON.stringify(input.models) : null,
+          rpm: input.rpm ?? null,
+          tpm: input.tpm ?? null,
+          expires_at: input.expiresAt ?? null,
+          created_at: nowSeconds(now),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      cache.delete(hash);
+      return { key, record: rowToRecord(row as Row) };
+    },
+
+    async authenticate(secret) {
+      const hash = hashApiKey(secret);
+      let entry = cache.get(hash);
+      if (!entry) {
+        entry = { hash, record: await load(hash) };
+        cache.set(hash, entry);
+      }
+      const r = entry.record;
+      if (!r) throw unauthorized('Invalid API key.', 'invalid_api_key');
+      if (r.revokedAt !== null)
+        throw unauthorized('This API key has been revoked.', 'revoked_api_key');
+      if (r.expiresAt !== null && r.expiresAt <= nowSeconds(now)) {
+        throw unauthorized('This API key has expired.', 'expired_api_key');
+      }
+      return {
+        id: r.id,
+        name: r.name,
+        role: r.role,
+        models: r.models,
+        rpm: r.rpm,
+        tpm: r.tpm,
+        expiresAt: r.expiresAt,
+      };
+    },
+
+    async get(id, trx) {
+      const row = await (trx ?? db)
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? rowToRecord(row as Row) : undefined;
+    },
+
+    async revoke(id) {
+      const res = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: nowSeconds(now) })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      cache.deleteWhere((e) => e.record?.id === id);
+      return Number(res.numUpdatedRows) > 0;
+    },
+
+    invalidate(id) {
+      cache.deleteWhere((e) => e.record?.id === id);
+    },
+  };
+}
+
+export interface BootstrapResult {
+  /** The generated secret when one was created now (print it once); null otherwise. */
+  generatedKey: string | null;
+  adminKeyId: number;
+}
+
+/**
+ * Make sure an admin key exists. With `configuredKey` (GATEWAY_ADMIN_KEY) that key is registered if
+ * new; without it, the first start generates one. Two instances starting together on PostgreSQL
+ * serialize on an advisory lock, so exactly one key is generated.
+ */
+export async function ensureBootstrapAdmin(
+  db: Kysely<DB>,
+  kind: DatabaseKind,
+  keys: KeyService,
+  configuredKey: string | null,
+): Promise<BootstrapResult> {
+  return db.transaction().execute(async (trx) => {
+    if (kind === 'postgres') {
+      await sql`select pg_advisory_xact_lock(${sql.lit('7233620911287624043')}::bigint)`.execute(
+        trx,
+      );
+    }
+    if (configuredKey) {
+      const hash = hashApiKey(configuredKey);
+      const existing = await trx
+        .selectFrom('api_keys')
+        .select('id')
+        .where('key_hash', '=', hash)
+        .executeTakeFirst();
+      if (existing) return { generatedKey: null, adminKeyId: Number(existing.id) };
+      const { record } = await keys.create(
+        { name: 'bootstrap-admin', role: 'admin', quota: null, secret: configuredKey },
+        trx,
+      );
+      return { generatedKey: null, adminKeyId: record.id };
+    }
+    const admin = await trx
+      .selectFrom('api_keys')
+      .select('id')
+      .where('role', '=', 'admin')
+      .where('revoked_at', 'is', null)
+      .orderBy('id')
+      .executeTakeFirst();
+    if (admin) return { generatedKey: null, adminKeyId: Number(admin.id) };
+    const { key, record } = await keys.create(
+      { name: 'bootstrap-admin', role: 'admin', quota: null },
+      trx,
+    );
+    return { generatedKey: key, adminKeyId: record.id };
+  });
+}

@@ -1,0 +1,45 @@
+/** Start a Node HTTP listener for a fetch handler and learn its real address (port 0 → chosen port). */
+
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+
+export interface Listener {
+  server: Server;
+  port: number;
+  /** Stop accepting; resolves when every connection has ended (or was cut at the deadline). */
+  close(deadlineMs?: number): Promise<void>;
+}
+
+export function listen(
+  fetch: (req: Request) => Response | Promise<Response>,
+  port: number,
+  host: string,
+): Promise<Listener> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname: host }, (info: AddressInfo) => {
+      resolve({
+        server: server as Server,
+        port: info.port,
+        close: (deadlineMs = 30_000) =>
+          new Promise<void>((done) => {
+            const s = server as Server;
+            if (!s.listening) return done();
+            const timer = setTimeout(() => s.closeAllConnections(), deadlineMs);
+            // Keep-alive sockets become idle as their last response ends; close them as they do,
+            // or close() would wait for their keep-alive timeout.
+            const sweep = setInterval(() => s.closeIdleConnections(), 50);
+            timer.unref();
+            sweep.unref();
+            s.close(() => {
+              clearTimeout(timer);
+              clearInterval(sweep);
+              done();
+            });
+            s.closeIdleConnections();
+          }),
+      });
+    }) as unknown as Server;
+    server.once('error', reject);
+  });
+}

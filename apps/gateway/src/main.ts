@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * `node dist/main.js`: start the gateway from the environment, drain on SIGTERM/SIGINT.
+ * Exit codes: 0 after a clean drain, 1 on a bad configuration or a failed start.
+ */
+import { ConfigError, loadConfig } from './config/config.js';
+import { DataDirInUseError } from './db/pglite-lock.js';
+import { startGateway } from './index.js';
+import { createLogger } from './observability/logger.js';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`modelgate: configuration error: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger({ level: config.logLevel });
+
+  // Last-resort handlers: a stray rejection is logged, never fatal to requests in flight.
+  process.on('unhandledRejection', (reason) => log.error('unhandled rejection', { err: reason }));
+  process.on('uncaughtException', (err) => log.error('uncaught exception', { err }));
+
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  try {
+    gateway = await startGateway({ config, log });
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof DataDirInUseError) {
+      process.stderr.write(`modelgate: configuration error: ${err.message}\n`);
+    } else {
+      log.error('failed to start', { err });
+    }
+    process.exit(1);
+  }
+
+  let stopping = false;
+  const drain = (signal: string) => {
+    if (stopping) {
+      log.warn('second signal: exiting now', { signal });
+      process.exit(1);
+    }
+    stopping = true;
+    log.info('draining', { signal, deadline_ms: config.drainTimeoutMs });
+    gateway.close(config.drainTimeoutMs).then(
+      () => process.exit(0),
+      (err) => {
+        log.error('drain failed', { err });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => drain('SIGTERM'));
+  process.on('SIGINT', () => drain('SIGINT'));
+}
+
+void main();

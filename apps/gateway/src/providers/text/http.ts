@@ -1,0 +1,139 @@
+/**
+ * The HTTP plumbing shared by the text adapters: one keep-alive undici Agent per provider
+ * (reused across requests), connect / first-byte / idle timeouts, and the mapping of undici
+ * failures and non-2xx statuses to UpstreamError values.
+ */
+import { Agent, request } from 'undici';
+import { eagerBody } from './body.js';
+import {
+  type ProviderTimeouts,
+  UpstreamError,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './types.js';
+
+/** Longest error body read from a failed upstream response. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+export interface HttpTarget {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** Creates the provider's reusable connection pool. */
+export function createAgent(timeouts: ProviderTimeouts): Agent {
+  return new Agent({
+    connect: { timeout: timeouts.connectMs },
+    headersTimeout: timeouts.firstByteMs,
+    bodyTimeout: timeouts.idleMs,
+    keepAliveTimeout: 30_000,
+    connections: 256,
+  });
+}
+
+/** Seconds from a `retry-after` (seconds or HTTP date) or `retry-after-ms` header. */
+export function parseRetryAfter(
+  headers: Record<string, string | string[] | undefined>,
+): number | null {
+  const ms = headers['retry-after-ms'];
+  if (typeof ms === 'string' && Number.isFinite(Number(ms))) {
+    return Math.max(0, Math.ceil(Number(ms) / 1000));
+  }
+  const value = headers['retry-after'];
+  if (typeof value !== 'string' || value === '') return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** Maps a thrown undici/network error to an UpstreamError. */
+export function classifyNetworkError(error: unknown, provider: string): UpstreamError {
+  const err = error as {
+    code?: string;
+    name?: string;
+    message?: string;
+    cause?: { code?: string };
+  };
+  const code = err.code ?? err.cause?.code ?? '';
+  if (code === 'UND_ERR_ABORTED' || code === 'UND_ERR_ABORT' || err.name === 'AbortError') {
+    return new UpstreamError('aborted', `Request to ${provider} was aborted.`);
+  }
+  if (
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'ETIMEDOUT'
+  ) {
+    return new UpstreamError('timeout', `${provider} timed out (${code}).`);
+  }
+  return new UpstreamError(
+    'connection',
+    `Could not reach ${provider}: ${code || err.message || 'connection error'}.`,
+  );
+}
+
+async function readErrorBody(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    parts.push(Buffer.from(chunk));
+    size += chunk.byteLength;
+    if (size > MAX_ERROR_BODY) break;
+  }
+  return Buffer.concat(parts).toString('utf8').slice(0, MAX_ERROR_BODY);
+}
+
+/** Pulls `message` and `type` out of an OpenAI or Anthropic error body (§1, §2 Errors). */
+function describeErrorBody(text: string): { message: string | null; type: string | null } {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown; type?: unknown } };
+    const message = typeof body.error?.message === 'string' ? body.error.message : null;
+    const type = typeof body.error?.type === 'string' ? body.error.type : null;
+    return { message, type };
+  } catch {
+    return { message: null, type: null };
+  }
+}
+
+/**
+ * POSTs a JSON body through the provider's agent. Resolves with the open 2xx response; rejects
+ * with an UpstreamError for any other status (its body read and described) or network failure.
+ */
+export async function postJson(
+  agent: Agent,
+  provider: string,
+  target: HttpTarget,
+  upstream: UpstreamRequest,
+): Promise<UpstreamResponse> {
+  let response: Awaited<ReturnType<typeof request>>;
+  try {
+    response = await request(target.url, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: target.headers,
+      body: JSON.stringify(upstream.body),
+      signal: upstream.signal,
+    });
+  } catch (error) {
+    throw classifyNetworkError(error, provider);
+  }
+  const { statusCode, headers, body } = response;
+  if (statusCode >= 200 && statusCode < 300) {
+    return { status: statusCode, headers, body: eagerBody(body) };
+  }
+  let text = '';
+  try {
+    text = await readErrorBody(body);
+  } catch {
+    // The status alone decides; a broken error body changes nothing.
+  }
+  const described = describeErrorBody(text);
+  throw new UpstreamError(
+    'status',
+    described.message ?? `${provider} answered ${statusCode}.`,
+    statusCode,
+    parseRetryAfter(headers),
+    described.type,
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * OpenAI-compatible text adapter — wire: PROVIDERS.md §1 (OpenAI Chat Completions, legacy
+ * Completions). Auth is `Authorization: Bearer <key>`; the base URL already ends in `/v1`
+ * (`https://api.openai.com/v1`, or `{sim}/openai/v1` in the simulator), so paths are relative
+ * to it: `/chat/completions`, `/completions`.
+ */
+import type { Agent } from 'undici';
+import { createAgent, postJson } from './http.js';
+import type {
+  ProviderTimeouts,
+  TextOperation,
+  TextProvider,
+  UpstreamRequest,
+  UpstreamResponse,
+} from './types.js';
+
+export interface OpenAiProviderOptions {
+  name: string;
+  baseUrl: string;
+  apiKey: string;
+  /** Extra headers sent on every request (e.g. `OpenAI-Organization`, `OpenAI-Project`). */
+  headers?: Record<string, string>;
+  timeouts: ProviderTimeouts;
+}
+
+const PATHS: Partial<Record<TextOperation, string>> = {
+  chat: '/chat/completions',
+  completions: '/completions',
+};
+
+/**
+ * @example
+ * const openai = new OpenAiProvider({ name: 'openai', baseUrl: 'https://api.openai.com/v1',
+ *   apiKey: process.env.OPENAI_API_KEY!, timeouts: DEFAULT_TIMEOUTS });
+ * const res = await openai.send({ operation: 'chat', body: { model: 'gpt-4o-mini', messages } });
+ */
+export class OpenAiProvider implements TextProvider {
+  readonly kind = 'openai' as const;
+  readonly name: string;
+  private readonly agent: Agent;
+  private readonly base: string;
+  private readonly headers: Record<string, string>;
+
+  constructor(options: OpenAiProviderOptions) {
+    this.name = options.name;
+    this.base = options.baseUrl.replace(/\/+$/, '');
+    this.agent = createAgent(options.timeouts);
+    this.headers = {
+      ...options.headers,
+      authorization: `Bearer ${options.apiKey}`,
+      'content-type': 'application/json',
+    };
+  }
+
+  supports(operation: TextOperation): boolean {
+    return operation in PATHS;
+  }
+
+  send(request: UpstreamRequest): Promise<UpstreamResponse> {
+    const path = PATHS[request.operation];
+    if (!path) throw new Error(`${this.name} does not serve ${request.operation}`);
+    return postJson(
+      this.agent,
+      this.name,
+      { url: this.base + path, headers: this.headers },
+      request,
+    );
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}

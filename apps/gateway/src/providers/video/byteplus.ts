@@ -1,0 +1,108 @@
+// wire: PROVIDERS.md §6 — BytePlus ModelArk content generation tasks (Seedance).
+// Source: docs.byteplus.com/docs/ModelArk/1520757 (create), /2291680 (2.0); new-api doubao adaptor.
+import {
+  asRecord,
+  callJson,
+  fetchResult,
+  imageAsUrlOrDataUri,
+  joinUrl,
+  requireString,
+} from './http.js';
+import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
+
+/**
+ * Adapter for `seedance-2`: POST /contents/generations/tasks with a `content[]` of text and
+ * image items (roles `first_frame`/`last_frame`), parameters as top-level fields.
+ *
+ * @example
+ * const ark = createBytePlusAdapter({ baseUrl: 'https://ark.ap-southeast.bytepluses.com/api/v3', apiKey: '…' });
+ */
+export function createBytePlusAdapter(config: VideoProviderConfig): VideoAdapter {
+  const provider = 'byteplus';
+  const auth = { authorization: `Bearer ${config.apiKey ?? ''}` };
+  const taskUrl = (id: string) =>
+    joinUrl(config.baseUrl, `/contents/generations/tasks/${encodeURIComponent(id)}`);
+  return {
+    provider,
+    async submit(req) {
+      const content: unknown[] = [{ type: 'text', text: req.prompt }];
+      if (req.image) {
+        content.push({
+          type: 'image_url',
+          image_url: { url: imageAsUrlOrDataUri(req.image) },
+          role: 'first_frame',
+        });
+      }
+      if (req.lastFrame) {
+        content.push({
+          type: 'image_url',
+          image_url: { url: imageAsUrlOrDataUri(req.lastFrame) },
+          role: 'last_frame',
+        });
+      }
+      const body: Record<string, unknown> = {
+        model: config.upstreamModel ?? 'dreamina-seedance-2-0-260128',
+        content,
+        resolution: req.resolution,
+        duration: req.duration,
+        ratio: req.aspectRatio ?? (req.image ? 'adaptive' : '16:9'),
+      };
+      if (req.seed !== undefined) body.seed = req.seed;
+      if (req.generateAudio !== undefined) body.generate_audio = req.generateAudio;
+      const res = await callJson(
+        provider,
+        config,
+        'POST',
+        joinUrl(config.baseUrl, '/contents/generations/tasks'),
+        {
+          headers: auth,
+          body,
+        },
+      );
+      return { upstreamId: requireString(provider, asRecord(res.body).id, 'id') };
+    },
+    async poll(upstreamId): Promise<PollResult> {
+      const res = await callJson(provider, config, 'GET', taskUrl(upstreamId), { headers: auth });
+      const task = asRecord(res.body);
+      switch (task.status) {
+        case 'queued':
+          return { state: 'pending' };
+        case 'succeeded': {
+          const url = requireString(
+            provider,
+            asRecord(task.content).video_url,
+            'content.video_url',
+          );
+          return {
+            state: 'completed',
+            progress: 100,
+            resultUrl: url,
+            duration:
+              typeof task.duration === 'number' && task.duration > 0 ? task.duration : undefined,
+          };
+        }
+        case 'failed':
+        case 'expired':
+        case 'cancelled': {
+          const error = asRecord(task.error);
+          return {
+            state: 'failed',
+            error: {
+              code: String(error.code ?? task.status),
+              message: `byteplus: ${String(error.message ?? `task ${task.status}`)}`,
+            },
+          };
+        }
+        default:
+          return { state: 'in_progress' };
+      }
+    },
+    async cancel(upstreamId) {
+      // Only queued tasks can be cancelled; a running one is refused (the caller ignores that).
+      await callJson(provider, config, 'DELETE', taskUrl(upstreamId), { headers: auth });
+    },
+    async download({ resultUrl }) {
+      return fetchResult(provider, resultUrl);
+    },
+  };
+}

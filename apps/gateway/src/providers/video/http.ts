@@ -1,0 +1,178 @@
+import { ProviderError, type VideoProviderConfig } from './types.js';
+
+/** Joins a base URL and a path without doubling or dropping slashes. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+}
+
+/** Pulls a human message and a code out of the many error body shapes providers use. */
+export function describeErrorBody(body: unknown): { code?: string; message?: string } {
+  if (!body || typeof body !== 'object') return {};
+  const b = body as Record<string, unknown>;
+  const err = b.error;
+  if (err && typeof err === 'object') {
+    const e = err as Record<string, unknown>;
+    return {
+      code: String(e.code ?? e.status ?? e.type ?? ''),
+      message: String(e.message ?? ''),
+    };
+  }
+  if (typeof err === 'string') return { code: String(b.code ?? ''), message: err };
+  if (typeof b.detail === 'string') return { message: b.detail };
+  if (b.base_resp && typeof b.base_resp === 'object') {
+    const r = b.base_resp as Record<string, unknown>;
+    return { code: String(r.status_code ?? ''), message: String(r.status_msg ?? '') };
+  }
+  return {
+    code: b.code !== undefined ? String(b.code) : undefined,
+    message:
+      typeof b.message === 'string'
+        ? b.message
+        : typeof b.reason === 'string'
+          ? b.reason
+          : undefined,
+  };
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/**
+ * One JSON call to a provider. Non-2xx answers become a ProviderError (429/503/connection
+ * failures marked retryable: the provider did not take the request).
+ */
+export async function callJson(
+  provider: string,
+  config: VideoProviderConfig,
+  method: string,
+  url: string,
+  options: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<JsonResponse> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(config.timeoutMs ?? 30_000),
+      redirect: 'error',
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    // Refused before anything was sent: safe to retry. Anything else (timeout, reset) is ambiguous.
+    const refused = cause === 'ECONNREFUSED' || cause === 'ENOTFOUND';
+    throw new ProviderError(
+      provider,
+      0,
+      refused ? 'connection_refused' : 'connection_error',
+      `${provider}: ${(error as Error).message}`,
+      refused,
+    );
+  }
+  const text = await response.text();
+  let body: unknown = null;
+  if (text.length > 0) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  if (!response.ok) {
+    const { code, message } = describeErrorBody(body);
+    const status = response.status;
+    throw new ProviderError(
+      provider,
+      status,
+      code || `http_${status}`,
+      `${provider} answered ${status}: ${message || (typeof body === 'string' ? body.slice(0, 200) : 'no message')}`,
+      status === 429 || status === 503,
+      retryAfterMs(response.headers.get('retry-after')),
+    );
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** Fetches a result URL; the response body is streamed by the caller. */
+export async function fetchResult(
+  provider: string,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers,
+      redirect: 'follow',
+      signal: AbortSignal.timeout(600_000),
+    });
+  } catch (error) {
+    throw new ProviderError(
+      provider,
+      0,
+      'download_failed',
+      `${provider}: ${(error as Error).message}`,
+      true,
+    );
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new ProviderError(
+      provider,
+      response.status,
+      'download_failed',
+      `${provider}: result download answered ${response.status}`,
+      response.status === 429 || response.status >= 500,
+    );
+  }
+  return response;
+}
+
+/** `data:<mime>;base64,<…>` or the plain URL. */
+export function imageAsUrlOrDataUri(image: {
+  kind: 'url' | 'inline';
+  url?: string;
+  mimeType?: string;
+  base64?: string;
+}): string {
+  return image.kind === 'url' ? image.url! : `data:${image.mimeType};base64,${image.base64}`;
+}
+
+/** Same-origin check, so credentials go only to the provider's own host. */
+export function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** A required string at a path of an unknown JSON body, or a ProviderError. */
+export function requireString(provider: string, value: unknown, what: string): string {
+  if (typeof value === 'string' && value.length > 0) return value;
+  if (typeof value === 'number') return String(value);
+  throw new ProviderError(
+    provider,
+    502,
+    'bad_upstream_response',
+    `${provider}: response has no ${what}`,
+    false,
+  );
+}
+
+export function asRecord(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+}

@@ -1,0 +1,141 @@
+/**
+ * The Services container: everything a route or worker needs, built once at start.
+ *
+ * Adding a feature service (TEXT / VIDEO / CB): export `create<Feature>Service(deps)` from your folder,
+ * then add ONE field to `Services` and ONE line in `createFeatureServices` below. Background work
+ * (pollers, deliverers) registers with `services.lifecycle.add({ name, start, stop })`: start runs once
+ * the listeners are up, stop runs on drain/close before the database closes.
+ */
+import type { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { type Billing, createBilling } from './billing/billing.js';
+import { type CallbackService, createCallbackService } from './callbacks/service.js';
+import type { Config } from './config/config.js';
+import type { DatabaseKind } from './db/database.js';
+import type { DB } from './db/schema.js';
+import type { FilesService } from './files/service.js';
+import { createKeyService, type KeyService } from './keys/keys.js';
+import { createMemoryStore, createRateLimiter, type RateLimiter } from './limits/limiter.js';
+import { createRedisStore } from './limits/redis-store.js';
+import type { Logger } from './observability/logger.js';
+import {
+  type Metrics,
+  registerStandardMetrics,
+  type StandardMetrics,
+} from './observability/metrics.js';
+import { createTextFeature, type TextService } from './text/index.js';
+import { createFilesFeature, createVideoFeature, type VideoFeature } from './video/feature.js';
+
+/** Start/stop hooks for background work. */
+export interface LifecycleHook {
+  name: string;
+  start?(): void | Promise<void>;
+  /** Finish or hand back in-flight work; called once, in reverse registration order. */
+  stop?(): void | Promise<void>;
+}
+
+export class Lifecycle {
+  private readonly hooks: LifecycleHook[] = [];
+  private started = false;
+  /** True once SIGTERM (or close()) began: /readyz answers 503, workers should stop claiming. */
+  draining = false;
+
+  add(hook: LifecycleHook): void {
+    this.hooks.push(hook);
+    if (this.started) void hook.start?.();
+  }
+
+  async start(): Promise<void> {
+    this.started = true;
+    for (const h of this.hooks) await h.start?.();
+  }
+
+  async stop(log?: Logger): Promise<void> {
+    for (const h of [...this.hooks].reverse()) {
+      try {
+        await h.stop?.();
+      } catch (err) {
+        log?.error('lifecycle stop failed', { hook: h.name, err });
+      }
+    }
+  }
+}
+
+/** What BASE builds; feature factories receive this (plus any feature built before them). */
+export interface CoreServices {
+  config: Config;
+  db: Kysely<DB>;
+  dbKind: DatabaseKind;
+  log: Logger;
+  /** The registry: `metrics.counter(name, help).inc(labels)`, `metrics.histogram(...)`. */
+  metrics: Metrics;
+  /** Handles of the standard metrics (http, upstream errors, tokens, quota units). */
+  stdMetrics: StandardMetrics;
+  keys: KeyService;
+  billing: Billing;
+  limiter: RateLimiter;
+  lifecycle: Lifecycle;
+  /**
+   * The Hono app served on the CDN listener (CDN_PORT). VIDEO mounts its file/video handlers here,
+   * e.g. `services.cdn.get('/files/:name', handler)`. Add routes while building services, never later.
+   */
+  cdn: Hono;
+  /** Public base URL of the CDN (config.cdnUrl or the CDN listener's address), no trailing slash. */
+  cdnUrl: string;
+}
+
+/** The full container: core + one field per feature service. */
+export interface Services extends CoreServices {
+  // ── feature services: each owner adds one field here, e.g. `text: TextService;` ──
+  files: FilesService;
+  video: VideoFeature;
+  callbacks: CallbackService;
+  text: TextService;
+}
+
+export interface ServiceDeps {
+  config: Config;
+  db: Kysely<DB>;
+  dbKind: DatabaseKind;
+  log: Logger;
+  metrics: Metrics;
+  cdn: Hono;
+  cdnUrl: string;
+}
+
+/** Build the container. The database is open and migrated before this runs. */
+export async function createServices(deps: ServiceDeps): Promise<Services> {
+  const stdMetrics = registerStandardMetrics(deps.metrics);
+  const limiter = createRateLimiter({
+    store: deps.config.redisUrl ? createRedisStore(deps.config.redisUrl) : createMemoryStore(),
+    prefix: deps.config.redisPrefix,
+  });
+  const lifecycle = new Lifecycle();
+  lifecycle.add({ name: 'limiter', stop: () => limiter.close() });
+  const core: CoreServices = {
+    ...deps,
+    stdMetrics,
+    keys: createKeyService(deps.db),
+    billing: createBilling(deps.db, stdMetrics),
+    limiter,
+    lifecycle,
+  };
+  try {
+    return await createFeatureServices(core);
+  } catch (err) {
+    // A feature refused to start (e.g. a ConfigError): release what was already built.
+    await lifecycle.stop(deps.log);
+    throw err;
+  }
+}
+
+/** Feature wiring: one line per feature service. */
+async function createFeatureServices(core: CoreServices): Promise<Services> {
+  // Filled in below, one feature at a time; a later feature may use an earlier one.
+  const services = { ...core } as Services;
+  services.text = createTextFeature(services);
+  services.files = createFilesFeature(services);
+  services.video = createVideoFeature(services, services.files);
+  services.callbacks = createCallbackService(services);
+  return services;
+}

@@ -1,0 +1,75 @@
+/**
+ * The text feature's entry point for BASE's service container: builds the model catalogue from
+ * the config (YAML sections, provider credentials, demo mode) and the service on top of it.
+ */
+import { ConfigError } from '../config/config.js';
+import { createTextModelCatalog, type TextModelCatalog } from '../models/catalog.js';
+import { parseTextModelConfig, type TextModelSections } from '../models/config.js';
+import { CircuitBreaker } from '../routing/circuit-breaker.js';
+import { Router } from '../routing/router.js';
+import type { CoreServices } from '../services.js';
+import { createTextService, type TextService } from './service.js';
+
+export { createTextService, type TextService, type TextServiceDeps } from './service.js';
+
+/**
+ * The nine video model ids (DESIGN.md Video): never resolved as text models, even in
+ * pass-through mode where any other name goes upstream unchanged.
+ */
+export const VIDEO_MODEL_IDS: ReadonlySet<string> = new Set([
+  'grok-imagine-video',
+  'veo-3-1',
+  'kling-v3',
+  'seedance-2',
+  'hailuo-2-3',
+  'wan-2-6',
+  'vidu-q2',
+  'runway-gen4-turbo',
+  'luma-ray-2',
+]);
+
+/**
+ * @example
+ * services.text = createTextFeature(services);
+ */
+export function createTextFeature(core: CoreServices): TextService {
+  const { config } = core;
+  let catalog: TextModelCatalog;
+  try {
+    const sections: TextModelSections = parseTextModelConfig(config.file);
+    catalog = createTextModelCatalog({
+      sections,
+      env: config.env,
+      credentials: { openai: config.providers.openai, anthropic: config.providers.anthropic },
+      demo: config.demoMode,
+      simulatorUrl: config.simulatorUrl ?? undefined,
+      reservedModelIds: VIDEO_MODEL_IDS,
+    });
+  } catch (err) {
+    // A bad providers/models section stops the start with a message naming the YAML path.
+    throw new ConfigError(`MODELGATE_CONFIG: ${(err as Error).message}`);
+  }
+  const env = config.env;
+  const breaker = new CircuitBreaker({
+    failureThreshold: positiveInt(env.MODELGATE_BREAKER_FAILURES),
+    windowMs: positiveInt(env.MODELGATE_BREAKER_WINDOW_MS),
+    cooldownMs: positiveInt(env.MODELGATE_BREAKER_COOLDOWN_MS),
+  });
+  const text = createTextService({
+    catalog,
+    billing: core.billing,
+    limiter: core.limiter,
+    log: core.log.child({ component: 'text' }),
+    stdMetrics: core.stdMetrics,
+    router: new Router({ breaker }),
+  });
+  core.lifecycle.add({ name: 'text', stop: () => text.close() });
+  core.log.info('text models', { mode: catalog.mode, models: catalog.list().map((m) => m.id) });
+  return text;
+}
+
+function positiveInt(raw: string | undefined): number | undefined {
+  if (!raw) return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}

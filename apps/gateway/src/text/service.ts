@@ -1,0 +1,500 @@
+/**
+ * The text generation service: one request, from a validated body to the response the client
+ * sees. The steps, in order (ARCHITECTURE.md "as a request travels"):
+ *   resolve the model (404) → check the key may use it (403) → reserve (input estimate +
+ *   max_tokens) × price (402) → router picks a deployment and fails over until the first byte →
+ *   translate/forward → settle to actual usage (refund when nothing was produced).
+ * Streams settle when they end — normally, cut short by upstream, or abandoned by the client (the
+ * upstream request is aborted then) — billing what was produced.
+ */
+import type { Billing } from '../billing/billing.js';
+import {
+  ApiError,
+  badRequest,
+  insufficientQuota,
+  notFound,
+  tooLarge,
+  upstreamError,
+} from '../http/errors.js';
+import type { AuthKey } from '../keys/keys.js';
+import type { RateLimiter } from '../limits/limiter.js';
+import type {
+  ModelListEntry,
+  TextDeployment,
+  TextModel,
+  TextModelCatalog,
+} from '../models/catalog.js';
+import type { Logger } from '../observability/logger.js';
+import type { StandardMetrics } from '../observability/metrics.js';
+import { classifyNetworkError } from '../providers/text/http.js';
+import { UpstreamError, type UpstreamResponse } from '../providers/text/types.js';
+import { Router, RoutingError } from '../routing/router.js';
+import { SseParser } from '../translate/sse.js';
+import { costUnits } from './cost.js';
+import { type ClientFormat, planUpstream, type StreamPipe, type UpstreamPlan } from './plan.js';
+import { countTokens, estimateInputTokens, promptOf } from './tokens.js';
+
+export type { ClientFormat } from './plan.js';
+
+export interface TextServiceDeps {
+  catalog: TextModelCatalog;
+  billing: Billing;
+  limiter?: RateLimiter;
+  log: Logger;
+  stdMetrics?: StandardMetrics;
+  /** Defaults to a router with the default circuit breaker. */
+  router?: Router;
+}
+
+/** What the route knows about the request besides its body. */
+export interface TextRequestContext {
+  key: AuthKey;
+  requestId: string;
+  /** performance.now() when the request arrived (for x-modelgate-overhead-ms). */
+  startedAt: number;
+  /** Aborted when the client goes away. */
+  signal?: AbortSignal;
+}
+
+export interface TextService {
+  readonly catalog: TextModelCatalog;
+  readonly router: Router;
+  /**
+   * Serves one validated request in the given client format.
+   * @example
+   * const res = await text.generate('chat', { model: 'gpt-4o-mini', messages }, { key, requestId, startedAt });
+   */
+  generate(
+    format: ClientFormat,
+    body: Record<string, unknown>,
+    ctx: TextRequestContext,
+  ): Promise<Response>;
+  /** Text models for GET /v1/models. */
+  listModels(): ModelListEntry[];
+  /**
+   * The text models a key restricted to `allowed` sees: those of its ids that resolve (in
+   * pass-through mode that includes ids the default list does not show).
+   */
+  listModelsFor(allowed: readonly string[]): ModelListEntry[];
+  close(): Promise<void>;
+}
+
+/** The gateway's own time on this request, excluding upstream waits (DESIGN.md). */
+export const OVERHEAD_HEADER = 'x-modelgate-overhead-ms';
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+} as const;
+
+/** max_tokens the reservation covers, per client format. */
+function maxOutputTokens(
+  format: ClientFormat,
+  body: Record<string, unknown>,
+  model: TextModel,
+): number {
+  const asNumber = (v: unknown) => (typeof v === 'number' && v > 0 ? v : null);
+  if (format === 'messages') return asNumber(body.max_tokens) ?? model.maxOutputTokens;
+  if (format === 'completion') return asNumber(body.max_tokens) ?? 16;
+  return asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens) ?? model.maxOutputTokens;
+}
+
+/** An upstream refusal that failover cannot fix becomes the client's error. */
+function upstreamRefusal(error: UpstreamError): ApiError {
+  if (error.status === 400 || error.status === 422) {
+    return badRequest(
+      `Upstream rejected the request: ${error.message}`,
+      null,
+      'upstream_invalid_request',
+    );
+  }
+  if (error.status === 413) return tooLarge(`Upstream rejected the request: ${error.message}`);
+  if (error.status === 401 || error.status === 403) {
+    // The gateway's provider credentials were refused: the client can do nothing about it, and
+    // the upstream's message may quote part of the key.
+    return upstreamError(
+      `Upstream refused the gateway's credentials (${error.status}); check the provider's API key.`,
+      'upstream_error',
+    );
+  }
+  return upstreamError(
+    `Upstream error (${error.status ?? error.kind}): ${error.message}`,
+    'upstream_error',
+  );
+}
+
+const ROUTING_CODES = {
+  429: 'upstream_rate_limited',
+  502: 'upstream_error',
+  503: 'no_deployment_available',
+  504: 'upstream_timeout',
+} as const;
+
+function routingFailure(error: RoutingError): ApiError {
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== null) headers['retry-after'] = String(error.retryAfterSeconds);
+  return new ApiError(error.status, error.type, error.message, {
+    code: ROUTING_CODES[error.status],
+    headers,
+  });
+}
+
+/** The generated text of a non-streamed response in any client format. */
+function responseText(body: unknown): string {
+  const b = body as {
+    choices?: Array<{ text?: string; message?: { content?: string | null } }>;
+    content?: Array<{ type?: string; text?: string }>;
+  };
+  if (Array.isArray(b.content)) {
+    return b.content.map((block) => (block.type === 'text' ? (block.text ?? '') : '')).join('');
+  }
+  return (b.choices ?? []).map((c) => c.message?.content ?? c.text ?? '').join('');
+}
+
+async function readAll(body: UpstreamResponse['body']): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of body) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}
+
+interface Settlement {
+  key: AuthKey;
+  model: TextModel;
+  reserved: number;
+  requestId: string;
+}
+
+/**
+ * Builds the service. BASE wires it as `services.text = createTextService(services, catalog)`.
+ *
+ * @example
+ * const text = createTextService({ catalog, billing, limiter, log });
+ */
+export function createTextService(deps: TextServiceDeps): TextService {
+  const router = deps.router ?? new Router();
+  const { catalog, billing, log } = deps;
+  const encoder = new TextEncoder();
+
+  // Settlements run after the response is on its way (the reservation already holds the money),
+  // so the database write is not on the client's latency path; close() waits for them.
+  const inFlight = new Set<Promise<void>>();
+  const track = (work: Promise<void>) => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  };
+
+  const settleNow = async (
+    s: Settlement,
+    inputTokens: number,
+    outputTokens: number,
+  ): Promise<void> => {
+    const units = costUnits(s.model.price, inputTokens, outputTokens);
+    try {
+      await billing.settle(s.key.id, s.reserved, units, undefined, {
+        kind: 'text',
+        model: s.model.id,
+        inputTokens,
+        outputTokens,
+        requestId: s.requestId,
+      });
+      await deps.limiter?.recordTokens(s.key, inputTokens + outputTokens);
+    } catch (err) {
+      log.error('text settlement failed', { request_id: s.requestId, err });
+    }
+  };
+
+  const settle = (s: Settlement, inputTokens: number, outputTokens: number) =>
+    track(settleNow(s, inputTokens, outputTokens));
+
+  const refund = (s: Settlement) =>
+    track(
+      billing.refund(s.key.id, s.reserved).catch((err: unknown) => {
+        log.error('text refund failed', { request_id: s.requestId, err });
+      }),
+    );
+
+  const countUpstreamError = (deployment: TextDeployment, error: UpstreamError) => {
+    deps.stdMetrics?.upstreamErrors.inc({
+      provider: deployment.provider.name,
+      reason: error.kind === 'status' ? String(error.status) : error.kind,
+    });
+  };
+
+  async function generate(
+    format: ClientFormat,
+    body: Record<string, unknown>,
+    ctx: TextRequestContext,
+  ): Promise<Response> {
+    const modelId = String(body.model);
+    const model = catalog.resolve(modelId);
+    if (!model) {
+      throw notFound(`The model "${modelId}" does not exist.`, 'model_not_found', 'model');
+    }
+    if (ctx.key.models !== null && !ctx.key.models.includes(model.id)) {
+      throw new ApiError(403, 'permission_error', `This key may not use the model "${model.id}".`, {
+        code: 'model_not_allowed',
+        param: 'model',
+      });
+    }
+
+    const estimatedInput = estimateInputTokens(format, body);
+    const reserved = costUnits(model.price, estimatedInput, maxOutputTokens(format, body, model));
+    if (!(await billing.reserve(ctx.key.id, reserved))) throw insufficientQuota();
+    const settlement: Settlement = { key: ctx.key, model, reserved, requestId: ctx.requestId };
+
+    const streaming = body.stream === true;
+    const includeUsage =
+      (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+    let upstreamMs = 0;
+    const overhead = () => {
+      const ms = Math.max(0, performance.now() - ctx.startedAt - upstreamMs);
+      return ms.toFixed(2);
+    };
+
+    // One abort controller per request: client disconnect aborts whichever attempt is running.
+    const abort = new AbortController();
+    const onClientAbort = () => abort.abort(ctx.signal?.reason);
+    if (ctx.signal?.aborted) onClientAbort();
+    ctx.signal?.addEventListener('abort', onClientAbort, { once: true });
+
+    type Attempt =
+      | { plan: UpstreamPlan; json: unknown; raw: Buffer }
+      | {
+          plan: UpstreamPlan;
+          deployment: TextDeployment;
+          response: UpstreamResponse;
+          first: IteratorResult<Uint8Array>;
+          iterator: AsyncIterator<Uint8Array>;
+        };
+
+    const attempt = async (deployment: TextDeployment): Promise<Attempt> => {
+      const plan = planUpstream(format, body, deployment, model, { includeUsage });
+      const sentAt = performance.now();
+      try {
+        const response = await deployment.provider.send({
+          operation: plan.operation,
+          body: plan.body,
+          signal: abort.signal,
+        });
+        if (!streaming) {
+          let raw: Buffer;
+          try {
+            raw = await readAll(response.body);
+          } catch (err) {
+            throw classifyNetworkError(err, deployment.provider.name);
+          }
+          let json: unknown;
+          try {
+            json = JSON.parse(raw.toString('utf8'));
+          } catch {
+            throw new UpstreamError('status', 'Upstream sent a response that is not JSON.', 502);
+          }
+          return { plan, json, raw };
+        }
+        // Wait for the first body chunk: failover is allowed until the client sees a byte.
+        const iterator = response.body[Symbol.asyncIterator]();
+        let first: IteratorResult<Uint8Array>;
+        try {
+          first = await iterator.next();
+        } catch (err) {
+          throw classifyNetworkError(err, deployment.provider.name);
+        }
+        return { plan, deployment, response, first, iterator };
+      } catch (err) {
+        if (err instanceof UpstreamError) countUpstreamError(deployment, err);
+        throw err;
+      } finally {
+        upstreamMs += performance.now() - sentAt;
+      }
+    };
+
+    let result: Attempt;
+    try {
+      result = await router.run(model.deployments, attempt);
+    } catch (err) {
+      ctx.signal?.removeEventListener('abort', onClientAbort);
+      refund(settlement);
+      let failure: unknown = err;
+      if (err instanceof RoutingError) failure = routingFailure(err);
+      else if (err instanceof UpstreamError && err.kind === 'aborted') {
+        failure = new ApiError(400, 'invalid_request_error', 'The client closed the request.', {
+          code: 'client_closed_request',
+        });
+      } else if (err instanceof UpstreamError) failure = upstreamRefusal(err);
+      if (failure instanceof ApiError) failure.headers[OVERHEAD_HEADER] = overhead();
+      throw failure;
+    }
+
+    if ('json' in result) {
+      ctx.signal?.removeEventListener('abort', onClientAbort);
+      const { body: out, usage } = result.plan.respond(result.json);
+      const input = usage?.inputTokens ?? estimatedInput;
+      // An upstream that reports no usage is billed from a count of the text it returned.
+      const output = usage?.outputTokens ?? (await countTokens(responseText(out)));
+      settle(settlement, input, output);
+      const payload = result.plan.passthrough ? result.raw : JSON.stringify(out);
+      return new Response(
+        new Uint8Array(payload instanceof Buffer ? payload : Buffer.from(payload)),
+        {
+          status: 200,
+          headers: { 'content-type': 'application/json', [OVERHEAD_HEADER]: overhead() },
+        },
+      );
+    }
+
+    return streamResponse(
+      result,
+      settlement,
+      estimatedInput,
+      abort,
+      () => {
+        ctx.signal?.removeEventListener('abort', onClientAbort);
+      },
+      overhead,
+      format,
+      body,
+    );
+  }
+
+  function streamResponse(
+    result: {
+      plan: UpstreamPlan;
+      deployment: TextDeployment;
+      response: UpstreamResponse;
+      first: IteratorResult<Uint8Array>;
+      iterator: AsyncIterator<Uint8Array>;
+    },
+    settlement: Settlement,
+    estimatedInput: number,
+    abort: AbortController,
+    detach: () => void,
+    overhead: () => string,
+    format: ClientFormat,
+    body: Record<string, unknown>,
+  ): Response {
+    const pipe: StreamPipe = result.plan.stream(estimatedInput);
+    const parser = new SseParser();
+    const decoder = new TextDecoder();
+    let finished = false;
+
+    const finalize = async () => {
+      if (finished) return;
+      finished = true;
+      detach();
+      const reported = pipe.usage;
+      let input = reported.inputTokens;
+      let output = reported.outputTokens;
+      if (!pipe.completed || output === null) output = await countTokens(pipe.producedText);
+      if (input === null) input = await countTokens(promptOf(format, body).text);
+      settle(settlement, input, output);
+    };
+
+    const translate = (chunk: Uint8Array | undefined, last: boolean): string[] => {
+      const text = chunk ? decoder.decode(chunk, { stream: !last }) : decoder.decode();
+      const events = parser.push(text);
+      if (last) events.push(...parser.flush());
+      const out: string[] = [];
+      for (const event of events) out.push(...pipe.feed(event));
+      return out;
+    };
+
+    // A client that disconnects aborts the request (route signal → abort): bill what was produced.
+    abort.signal.addEventListener('abort', () => void finalize(), { once: true });
+
+    let pending: Uint8Array[] = [];
+    const enqueueAll = (
+      controller: ReadableStreamDefaultController<Uint8Array>,
+      parts: string[],
+    ) => {
+      for (const part of parts) controller.enqueue(encoder.encode(part));
+      return parts.length;
+    };
+
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (result.first.done) {
+          enqueueAll(controller, [...translate(undefined, true), ...pipe.end()]);
+          pending = [];
+          void finalize();
+          controller.close();
+          return;
+        }
+        pending = [result.first.value];
+      },
+      async pull(controller) {
+        // Loop until something was enqueued: a pull that enqueues nothing is not called again.
+        for (;;) {
+          if (finished) return;
+          const next = pending.shift();
+          if (next) {
+            if (enqueueAll(controller, translate(next, false)) > 0) return;
+            continue;
+          }
+          let step: IteratorResult<Uint8Array>;
+          try {
+            step = await result.iterator.next();
+          } catch (err) {
+            if (abort.signal.aborted) return; // the client left; cancel() settles
+            const failure = classifyNetworkError(err, result.deployment.provider.name);
+            // No failover after the first byte, but a deployment that drops streams cools down.
+            router.breaker.recordFailure(result.deployment.id);
+            countUpstreamError(result.deployment, failure);
+            log.warn('upstream stream failed', {
+              request_id: settlement.requestId,
+              error: failure.message,
+            });
+            const type = failure.kind === 'timeout' ? 'upstream_timeout' : 'upstream_error';
+            enqueueAll(controller, [
+              ...translate(undefined, true),
+              ...pipe.fail(type, 'The upstream stream failed before completion.'),
+            ]);
+            controller.close();
+            await finalize();
+            return;
+          }
+          if (step.done) {
+            enqueueAll(controller, [...translate(undefined, true), ...pipe.end()]);
+            controller.close();
+            await finalize();
+            return;
+          }
+          if (enqueueAll(controller, translate(step.value, false)) > 0) return;
+        }
+      },
+      async cancel() {
+        // The client went away: stop the upstream generation and bill what it produced.
+        abort.abort();
+        result.response.body.destroy?.();
+        await finalize();
+      },
+    });
+
+    return new Response(stream, {
+      status: 200,
+      headers: { ...SSE_HEADERS, [OVERHEAD_HEADER]: overhead() },
+    });
+  }
+
+  return {
+    catalog,
+    router,
+    generate,
+    listModels: () => catalog.list(),
+    listModelsFor(allowed) {
+      const listed = new Map(catalog.list().map((m) => [m.id, m]));
+      const created = Math.floor(Date.now() / 1000);
+      return allowed.flatMap((id): ModelListEntry[] => {
+        const entry = listed.get(id);
+        if (entry) return [entry];
+        const model = catalog.resolve(id);
+        if (!model) return [];
+        return [{ id, object: 'model', created, owned_by: model.ownedBy, type: 'text' }];
+      });
+    },
+    async close() {
+      await Promise.allSettled([...inFlight]);
+      await catalog.close();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Same-format streams (chat → OpenAI, legacy → OpenAI, messages → Anthropic): the upstream's
+ * events are forwarded as received. Only the few events that carry usage are parsed; content
+ * events are kept as raw strings and parsed only if the stream is cut short and the produced
+ * text must be counted (PROVIDERS.md §1, §2 Streaming).
+ */
+import type { SseEvent } from './sse.js';
+import type { MeteredUsage, OpenAiStreamFormat, StreamTransform } from './stream.js';
+import { anthropicStreamError, openAiStreamError } from './stream.js';
+
+// A usage object (not `"usage": null`) somewhere in the chunk.
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+
+/**
+ * Forwards an OpenAI chat or legacy stream. The gateway always asks upstream for usage; when the
+ * client did not, the final usage-only chunk is dropped so the client sees what it asked for.
+ *
+ * @example
+ * const t = new OpenAiPassthroughStream({ includeUsage: false, format: 'chat' });
+ * for (const ev of parser.push(text)) for (const out of t.push(ev)) write(out);
+ */
+export class OpenAiPassthroughStream implements StreamTransform<SseEvent> {
+  usage: MeteredUsage = { inputTokens: null, outputTokens: null };
+  completed = false;
+  private readonly contentChunks: string[] = [];
+  private ended = false;
+
+  constructor(private readonly options: { includeUsage: boolean; format: OpenAiStreamFormat }) {}
+
+  push(event: SseEvent): string[] {
+    if (this.ended) return [];
+    const data = event.data;
+    if (data === '[DONE]') {
+      this.completed = true;
+      this.ended = true;
+      return [event.raw];
+    }
+    if (USAGE_OBJECT.test(data)) {
+      const chunk = JSON.parse(data) as {
+        choices?: unknown[];
+        usage?: { prompt_tokens?: number; completion_tokens?: number };
+      };
+      if (chunk.usage) {
+        this.usage = {
+          inputTokens: chunk.usage.prompt_tokens ?? null,
+          outputTokens: chunk.usage.completion_tokens ?? null,
+        };
+      }
+      if (!this.options.includeUsage && (chunk.choices?.length ?? 0) === 0) return [];
+    }
+    this.contentChunks.push(data);
+    return [event.raw];
+  }
+
+  get producedText(): string {
+    let text = '';
+    for (const data of this.contentChunks) {
+      try {
+        const chunk = JSON.parse(data) as {
+          choices?: Array<{ text?: string; delta?: { content?: string | null } }>;
+        };
+        const choice = chunk.choices?.[0];
+        text +=
+          (this.options.format === 'completion' ? choice?.text : choice?.delta?.content) ?? '';
+      } catch {
+        // Not JSON (a comment or a vendor extension): contributes no text.
+      }
+    }
+    return text;
+  }
+
+  end(): string[] {
+    if (this.ended) return [];
+    this.ended = true;
+    return [openAiStreamError('upstream_error', 'The upstream stream ended before completion.')];
+  }
+
+  fail(type: string, message: string): string[] {
+    if (this.ended) return [];
+    this.ended = true;
+    return [openAiStreamError(type, message)];
+  }
+}
+
+/** Forwards an Anthropic event stream, reading usage from message_start and message_delta. */
+export class AnthropicPassthroughStream implements StreamTransform<SseEvent> {
+  usage: MeteredUsage = { inputTokens: null, outputTokens: null };
+  completed = false;
+  private readonly deltas: string[] = [];
+  private ended = false;
+
+  push(event: SseEvent): string[] {
+    if (this.ended) return [];
+    switch (event.event) {
+      case 'content_block_delta':
+        this.deltas.push(event.data);
+        break;
+      case 'message_start': {
+        const start = JSON.parse(event.data) as {
+          message?: { usage?: { input_tokens?: number; output_tokens?: number } };
+        };
+        const usage = start.message?.usage;
+        if (usage) this.usage.inputTokens = usage.input_tokens ?? null;
+        break;
+      }
+      case 'message_delta': {
+        const delta = JSON.parse(event.data) as {
+          usage?: { input_tokens?: number | null; output_tokens?: number };
+        };
+        if (delta.usage?.output_tokens != null) this.usage.outputTokens = delta.usage.output_tokens;
+        if (delta.usage?.input_tokens != null) this.usage.inputTokens = delta.usage.input_tokens;
+        break;
+      }
+      case 'message_stop':
+        this.completed = true;
+        this.ended = true;
+        break;
+      case 'error':
+        this.ended = true;
+        break;
+    }
+    return [event.raw];
+  }
+
+  get producedText(): string {
+    let text = '';
+    for (const data of this.deltas) {
+      try {
+        const delta = JSON.parse(data) as { delta?: { type?: string; text?: string } };
+        if (delta.delta?.type === 'text_delta') text += delta.delta.text ?? '';
+      } catch {
+        // ignore malformed deltas
+      }
+    }
+    return text;
+  }
+
+  end(): string[] {
+    if (this.ended) return [];
+    this.ended = true;
+    return [anthropicStreamError('upstream_error', 'The upstream stream ended before completion.')];
+  }
+
+  fail(type: string, message: string): string[] {
+    if (this.ended) return [];
+    this.ended = true;
+    return [anthropicStreamError(type, message)];
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Non-streaming response translation between chat completions (PROVIDERS.md §1), legacy text
+ * completions (§1) and Anthropic messages (§2), plus the finish/stop reason and usage mappings
+ * the stream translators share.
+ */
+import type {
+  AnthropicMessage,
+  AnthropicUsage,
+  OpenAiChatCompletion,
+  OpenAiTextCompletion,
+  OpenAiUsage,
+} from './wire.js';
+
+/** Anthropic `stop_reason` → chat `finish_reason`. */
+export function finishReasonFromStopReason(stopReason: string | null | undefined): string {
+  switch (stopReason) {
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'refusal':
+      return 'content_filter';
+    default:
+      // end_turn, stop_sequence, pause_turn, tool_use (the API carries no tools) and anything
+      // new read as a normal stop: the spec's finish reasons are stop | length | content_filter.
+      return 'stop';
+  }
+}
+
+/** Chat `finish_reason` → Anthropic `stop_reason`. */
+export function stopReasonFromFinishReason(finishReason: string | null | undefined): string {
+  switch (finishReason) {
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return 'end_turn';
+  }
+}
+
+/** Anthropic usage → chat usage; cached input counts as prompt input. */
+export function chatUsageFromAnthropic(usage: Partial<AnthropicUsage>): OpenAiUsage {
+  const prompt =
+    (usage.input_tokens ?? 0) +
+    (usage.cache_creation_input_tokens ?? 0) +
+    (usage.cache_read_input_tokens ?? 0);
+  const completion = usage.output_tokens ?? 0;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+  };
+}
+
+/** Chat usage → Anthropic usage. */
+export function anthropicUsageFromChat(usage: OpenAiUsage | null | undefined): AnthropicUsage {
+  return {
+    input_tokens: usage?.prompt_tokens ?? 0,
+    output_tokens: usage?.completion_tokens ?? 0,
+    cache_creation_input_tokens: null,
+    cache_read_input_tokens: null,
+  };
+}
+
+/** The text of an Anthropic message's text blocks, concatenated. */
+export function anthropicMessageText(message: Pick<AnthropicMessage, 'content'>): string {
+  let text = '';
+  for (const block of message.content) if (block.type === 'text') text += String(block.text ?? '');
+  return text;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** Strips a vendor id prefix so translated ids keep the upstream's identity. */
+function bareId(id: string, prefix: string): string {
+  return id.startsWith(prefix) ? id.slice(prefix.length) : id;
+}
+
+/**
+ * Anthropic message → chat completion.
+ *
+ * @example
+ * chatCompletionFromAnthropic({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x',
+ *   content: [{ type: 'text', text: 'Hi' }], stop_reason: 'end_turn', stop_sequence: null,
+ *   usage: { input_tokens: 3, output_tokens: 1 } }).choices[0].message.content; // 'Hi'
+ */
+export function chatCompletionFromAnthropic(message: AnthropicMessage): OpenAiChatCompletion {
+  return {
+    id: `chatcmpl-${bareId(message.id, 'msg_')}`,
+    object: 'chat.completion',
+    created: nowSeconds(),
+    model: message.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: anthropicMessageText(message), refusal: null },
+        logprobs: null,
+        finish_reason: finishReasonFromStopReason(message.stop_reason),
+      },
+    ],
+    usage: chatUsageFromAnthropic(message.usage),
+  };
+}
+
+/** Anthropic message → legacy text completion. */
+export function textCompletionFromAnthropic(message: AnthropicMessage): OpenAiTextCompletion {
+  return {
+    id: `cmpl-${bareId(message.id, 'msg_')}`,
+    object: 'text_completion',
+    created: nowSeconds(),
+    model: message.model,
+    choices: [
+      {
+        text: anthropicMessageText(message),
+        index: 0,
+        logprobs: null,
+        finish_reason: finishReasonFromStopReason(message.stop_reason),
+      },
+    ],
+    usage: chatUsageFromAnthropic(message.usage),
+  };
+}
+
+/** Chat completion → Anthropic message (first choice; the messages format has one). */
+export function anthropicMessageFromChat(completion: OpenAiChatCompletion): AnthropicMessage {
+  const choice = completion.choices[0];
+  const text = choice?.message.content ?? '';
+  return {
+    id: `msg_${bareId(completion.id, 'chatcmpl-')}`,
+    type: 'message',
+    role: 'assistant',
+    model: completion.model,
+    content: text === '' ? [] : [{ type: 'text', text }],
+    stop_reason: stopReasonFromFinishReason(choice?.finish_reason),
+    stop_sequence: null,
+    usage: anthropicUsageFromChat(completion.usage),
+  };
+}

@@ -1,0 +1,63 @@
+/** Tables of migration 002_files_video: uploaded files and video tasks. */
+import type { ColumnType, Generated } from 'kysely';
+
+/** jsonb column: write `JSON.stringify(value)`, read parsed. */
+type Json<T> = ColumnType<T, string, string>;
+
+export interface FilesTable {
+  /** `file-` + 32 base62 characters (≥128 random bits). */
+  id: string;
+  key_id: number;
+  /** Content address in the blob store; identical uploads share it. */
+  sha256: string;
+  size: number;
+  mime_type: string;
+  ext: string;
+  filename: string;
+  purpose: string;
+  /** Unix seconds. */
+  created_at: number;
+}
+
+export type VideoTaskStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export interface VideoTasksTable {
+  id: string;
+  seq: Generated<number>;
+  key_id: number;
+  model: string;
+  provider: string;
+  status: VideoTaskStatus;
+  progress: Generated<number>;
+  /** The normalized request (NormalizedVideoRequest without callback_url/metadata). */
+  params: Json<Record<string, unknown>>;
+  metadata: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  callback_url: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  reserved_units: number;
+  charged_units: number | null;
+  upstream_id: string | null;
+  submit_started_at_ms: number | null;
+  claimed_by: string | null;
+  lease_until_ms: number | null;
+  next_poll_at_ms: number;
+  deadline_at_ms: number;
+  poll_count: Generated<number>;
+  error_code: string | null;
+  error_message: string | null;
+  video_sha256: string | null;
+  video_size: number | null;
+  video_duration: number | null;
+  video_width: number | null;
+  video_height: number | null;
+  /** Unix seconds. */
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export interface FileVideoTables {
+  files: FilesTable;
+  video_tasks: VideoTasksTable;
+}

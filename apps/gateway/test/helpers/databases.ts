@@ -1,0 +1,85 @@
+/**
+ * Both databases for tests: PGlite (in memory) always, plus PostgreSQL when DATABASE_URL is set —
+ * each PostgreSQL use gets its own fresh database (mg_<random>), dropped afterwards, so parallel test
+ * files never see each other's rows.
+ *
+ * @example
+ * describe.each(eachDatabase())('keys on $name', (target) => {
+ *   let h: TestDatabase;
+ *   beforeAll(async () => { h = await openTestDatabase(target); });
+ *   afterAll(() => h.close());
+ * });
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createDatabase, type Database } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrate.js';
+
+export interface DatabaseTarget {
+  name: 'pglite' | 'postgres';
+}
+
+export function eachDatabase(): DatabaseTarget[] {
+  const targets: DatabaseTarget[] = [{ name: 'pglite' }];
+  if (process.env.DATABASE_URL) targets.push({ name: 'postgres' });
+  return targets;
+}
+
+export interface FreshDatabase {
+  /** postgres://… of the fresh database, or null for PGlite. */
+  databaseUrl: string | null;
+  /** 'memory://' for PGlite. */
+  pgliteDir: string;
+  /** Drop the fresh PostgreSQL database (no-op for PGlite). Close every pool on it first. */
+  drop(): Promise<void>;
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Make (but do not open or migrate) a database for `target`. */
+export async function freshDatabase(target: DatabaseTarget): Promise<FreshDatabase> {
+  if (target.name === 'pglite') {
+    return { databaseUrl: null, pgliteDir: 'memory://', drop: async () => {} };
+  }
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error('DATABASE_URL is not set');
+  const name = `mg_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    databaseUrl: url.toString(),
+    pgliteDir: 'memory://',
+    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
+  };
+}
+
+export interface TestDatabase extends Database {
+  fresh: FreshDatabase;
+}
+
+/** A fresh, migrated database; close() closes it and drops it. */
+export async function openTestDatabase(target: DatabaseTarget): Promise<TestDatabase> {
+  const fresh = await freshDatabase(target);
+  const database = await createDatabase({
+    databaseUrl: fresh.databaseUrl,
+    dataDir: fresh.pgliteDir,
+  });
+  await migrate(database.db, database.kind);
+  return {
+    ...database,
+    fresh,
+    close: async () => {
+      await database.close();
+      await fresh.drop();
+    },
+  };
+}

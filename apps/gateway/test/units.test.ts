@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { renderMarkdown } from '../src/http/docs/markdown.js';
+import { ApiError } from '../src/http/errors.js';
+import { pickRequestId } from '../src/http/middleware/request-id.js';
+import { validateBody } from '../src/http/validate.js';
+import { digestsEqual, generateApiKey, hashApiKey } from '../src/keys/key-format.js';
+import { createKeyService } from '../src/keys/keys.js';
+import { TtlLru } from '../src/keys/lru.js';
+import { createMetrics } from '../src/observability/metrics.js';
+
+describe('key format', () => {
+  it('generates distinct sk- keys of 48 base62 characters using the whole alphabet', () => {
+    const keys = Array.from({ length: 200 }, generateApiKey);
+    for (const k of keys) expect(k).toMatch(/^sk-[0-9A-Za-z]{48}$/);
+    expect(new Set(keys).size).toBe(keys.length);
+    const chars = new Set(keys.join('').slice(3).replace(/sk-/g, ''));
+    expect(chars.size).toBe(62);
+  });
+
+  it('hashes with SHA-256 and compares digests', () => {
+    const h = hashApiKey('sk-abc');
+    expect(h).toMatch(/^[0-9a-f]{64}$/);
+    expect(digestsEqual(h, hashApiKey('sk-abc'))).toBe(true);
+    expect(digestsEqual(h, hashApiKey('sk-abd'))).toBe(false);
+    expect(digestsEqual(h, 'ab')).toBe(false);
+  });
+});
+
+describe('TtlLru', () => {
+  it('evicts the least recently used entry and expires entries after the TTL', () => {
+    let now = 0;
+    const lru = new TtlLru<string, number>(2, 100, () => now);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    expect(lru.get('a')).toBe(1); // a is now most recent
+    lru.set('c', 3);
+    expect(lru.get('b')).toBeUndefined();
+    expect(lru.get('a')).toBe(1);
+    now = 150;
+    expect(lru.get('a')).toBeUndefined();
+  });
+});
+
+describe('key cache', () => {
+  it('serves a hit without the database and sees changes made in this process at once', async () => {
+    let queries = 0;
+    const record = {
+      id: 1,
+      key_hash: hashApiKey('sk-x'),
+      key_prefix: 'sk-x',
+      name: 'n',
+      role: 'user',
+      quota: 1,
+      used: 0,
+      models: null,
+      rpm: null,
+      tpm: null,
+      expires_at: null,
+      revoked_at: null,
+      created_at: 0,
+    };
+    // A minimal stand-in for the query builder: counts lookups.
+    const chain = {
+      selectAll: () => chain,
+      where: () => chain,
+      executeTakeFirst: async () => {
+        queries++;
+        return record;
+      },
+    };
+    const db = { selectFrom: () => chain } as never;
+    const keys = createKeyService(db);
+    await keys.authenticate('sk-x');
+    await keys.authenticate('sk-x');
+    expect(queries).toBe(1);
+    keys.invalidate(1);
+    await keys.authenticate('sk-x');
+    expect(queries).toBe(2);
+  });
+});
+
+describe('metrics', () => {
+  it('renders counters, gauges and cumulative histograms in Prometheus text format', () => {
+    const m = createMetrics();
+    const c = m.counter('mg_test_total', 'A test\ncounter');
+    c.inc({ route: '/a"b' });
+    c.inc({ route: '/a"b' }, 2);
+    expect(m.counter('mg_test_total', 'again')).toBe(c);
+    m.gauge('mg_g', 'gauge').set(undefined, 5);
+    const h = m.histogram('mg_h_seconds', 'hist', [0.1, 1]);
+    h.observe({ r: 'x' }, 0.05);
+    h.observe({ r: 'x' }, 0.5);
+    h.observe({ r: 'x' }, 5);
+    const text = m.render();
+    expect(text).toContain('# HELP mg_test_total A test\\ncounter');
+    expect(text).toContain('mg_test_total{route="/a\\"b"} 3');
+    expect(text).toContain('mg_g 5');
+    expect(text).toContain('mg_h_seconds_bucket{r="x",le="0.1"} 1');
+    expect(text).toContain('mg_h_seconds_bucket{r="x",le="1"} 2');
+    expect(text).toContain('mg_h_seconds_bucket{r="x",le="+Inf"} 3');
+    expect(text).toContain('mg_h_seconds_sum{r="x"} 5.55');
+    expect(() => m.gauge('mg_test_total', 'clash')).toThrow();
+    expect(() => c.inc(undefined, -1)).toThrow();
+  });
+});
+
+describe('validateBody', () => {
+  const schema = z
+    .object({
+      name: z.string().min(1),
+      n: z.number().int().max(5),
+      nested: z.object({ k: z.enum(['a', 'b']) }).optional(),
+    })
+    .strict();
+  const errorOf = (body: unknown) => {
+    try {
+      validateBody(schema, body);
+    } catch (err) {
+      return err as ApiError;
+    }
+    throw new Error('expected a validation error');
+  };
+
+  it('names the field and classifies the problem', () => {
+    expect(errorOf({ n: 1 })).toMatchObject({ status: 400, param: 'name', code: 'missing_field' });
+    expect(errorOf({ name: 1, n: 1 })).toMatchObject({ param: 'name', code: 'invalid_type' });
+    expect(errorOf({ name: 'a', n: 9 })).toMatchObject({ param: 'n', code: 'out_of_range' });
+    expect(errorOf({ name: 'a', n: 1, extra: true })).toMatchObject({
+      param: 'extra',
+      code: 'unknown_field',
+    });
+    expect(errorOf({ name: 'a', n: 1, nested: { k: 'c' } })).toMatchObject({
+      param: 'nested.k',
+      code: 'invalid_value',
+    });
+    expect(errorOf(null)).toBeInstanceOf(ApiError);
+    expect(validateBody(schema, { name: 'a', n: 2 })).toEqual({ name: 'a', n: 2 });
+  });
+});
+
+describe('request ids', () => {
+  it('keeps sane ids and replaces the rest', () => {
+    expect(pickRequestId('abc-123_x.y:z')).toBe('abc-123_x.y:z');
+    expect(pickRequestId('x'.repeat(129))).toMatch(/^req_/);
+    expect(pickRequestId('<script>')).toMatch(/^req_/);
+    expect(pickRequestId(undefined)).toMatch(/^req_/);
+  });
+});
+
+describe('markdown', () => {
+  it('renders the subset the spec uses and escapes HTML', () => {
+    const html = renderMarkdown(
+      '## Title\nSome `code` and **bold** <b>.\n\n- one\n- two\n\n```\na < b\n```',
+    );
+    expect(html).toContain('<h3>Title</h3>');
+    expect(html).toContain('<code>code</code>');
+    expect(html).toContain('<strong>bold</strong>');
+    expect(html).toContain('&lt;b&gt;');
+    expect(html).toContain('<ul><li>one</li><li>two</li></ul>');
+    expect(html).toContain('<pre><code>a &lt; b</code></pre>');
+  });
+});

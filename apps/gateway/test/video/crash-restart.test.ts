@@ -1,0 +1,169 @@
+// SIGKILL the gateway while video tasks are in flight, start it again on the same database:
+// every task reaches a final state and none is billed twice.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../../provider-sim/src/index.js';
+import { createDatabase } from '../../src/db/database.js';
+import { generateApiKey } from '../../src/keys/key-format.js';
+import { VIDEO_MODELS } from '../../src/providers/video/registry.js';
+import { eachDatabase, freshDatabase } from '../helpers/index.js';
+import {
+  buildGatewayMain,
+  type ChildGateway,
+  freePort,
+  startChildGateway,
+} from '../support/child-gateway.js';
+import { type Json, simulatorProviderEnv } from '../support/video-gateway.js';
+
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+
+let built: Awaited<ReturnType<typeof buildGatewayMain>>;
+beforeAll(async () => {
+  built = await buildGatewayMain();
+}, 120_000);
+afterAll(() => built?.cleanup());
+
+describe.each(eachDatabase())('crash and restart on $name', (database) => {
+  let sim: Awaited<ReturnType<typeof startSimulator>>;
+  let dataDir: string;
+  let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+  let child: ChildGateway | null = null;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ video: { processingMs: 1500 } });
+    dataDir = await mkdtemp(join(tmpdir(), 'mg-crash-'));
+    fresh = await freshDatabase(database);
+  });
+  afterAll(async () => {
+    child?.process.kill('SIGKILL');
+    await sim?.close();
+    await fresh?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes every task exactly once after a SIGKILL', { timeout: 120_000 }, async () => {
+    const adminKey = generateApiKey();
+    const env: Record<string, string> = {
+      ...simulatorProviderEnv(sim.url),
+      PORT: String(await freePort()),
+      CDN_PORT: String(await freePort()),
+      GATEWAY_ADMIN_KEY: adminKey,
+      MODELGATE_DATA_DIR: dataDir,
+      MODELGATE_VIDEO_POLL_INTERVAL_MS: '50',
+      MODELGATE_VIDEO_LEASE_MS: '1500',
+      ...(fresh.databaseUrl ? { DATABASE_URL: fresh.databaseUrl } : {}),
+    };
+    child = await startChildGateway(built.main, env);
+    const api = (path: string, init: RequestInit & { key: string; json?: unknown }) =>
+      fetch(`${child!.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${init.key}`, 'content-type': 'application/json' },
+        body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      });
+    const token = (await (
+      await api('/v1/token', {
+        method: 'POST',
+        key: adminKey,
+        json: { name: 'crash', quota: 10_000_000_000 },
+      })
+    ).json()) as Json;
+    const key = token.key as string;
+
+    const models = Object.values(VIDEO_MODELS).filter((m) => m.imageInput !== 'required');
+    const ids: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      const res = await api('/v1/video/generations', {
+        method: 'POST',
+        key,
+        json: { model: models[i % models.length]!.id, prompt: `crash ${i}` },
+      });
+      expect(res.status).toBe(200);
+      ids.push(((await res.json()) as Json).task_id);
+    }
+    // Wait until the engine has taken some upstream, then kill it mid-flight.
+    for (let i = 0; i < 100; i++) {
+      const list = (await (
+        await api('/v1/video/generations?limit=100&status=in_progress', { key })
+      ).json()) as Json;
+      if (list.data.length >= 4) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const snapshot = (await (await api('/v1/video/generations?limit=100', { key })).json()) as Json;
+    expect(snapshot.data.some((t: Json) => !FINAL.has(t.status))).toBe(true);
+    child.process.kill('SIGKILL');
+    expect((await child.exited).signal).toBe('SIGKILL');
+
+    child = await startChildGateway(built.main, env);
+    const until = Date.now() + 60_000;
+    let tasks: Json[] = [];
+    for (;;) {
+      const list = (await (await api('/v1/video/generations?limit=100', { key })).json()) as Json;
+      tasks = list.data;
+      if (tasks.length === ids.length && tasks.every((t) => FINAL.has(t.status))) break;
+      if (Date.now() > until)
+        throw new Error(`unfinished: ${JSON.stringify(tasks.filter((t) => !FINAL.has(t.status)))}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Completed, or (if the kill landed between "submitting" and "recorded") failed and refunded.
+    for (const t of tasks) {
+      if (t.status !== 'completed')
+        expect(t.error.code, JSON.stringify(t)).toBe('submit_interrupted');
+    }
+    expect(tasks.filter((t) => t.status === 'completed').length).toBeGreaterThan(0);
+    const credits = (await (
+      await api('/v1/dashboard/billing/credit_grants', { key })
+    ).json()) as Json;
+
+    child.process.kill('SIGTERM');
+    expect((await child.exited).code).toBe(0);
+    child = null;
+
+    // Straight from the database: one settlement or refund per task, and the balance is their sum.
+    const db = await createDatabase({
+      databaseUrl: fresh.databaseUrl,
+      dataDir: fresh.databaseUrl ? null : join(dataDir, 'db'),
+    });
+    try {
+      const rows = await db.db
+        .selectFrom('video_tasks')
+        .select(['id', 'status', 'charged_units', 'model', 'params', 'video_duration'])
+        .execute();
+      expect(rows).toHaveLength(ids.length);
+      const usage = await db.db
+        .selectFrom('usage')
+        .select(['ref', 'units'])
+        .where('kind', '=', 'video')
+        .execute();
+      for (const row of rows) {
+        const entries = usage.filter((u) => u.ref === row.id);
+        expect(entries, row.id).toHaveLength(1);
+        expect(Number(entries[0]!.units)).toBe(Number(row.charged_units));
+        if (row.status === 'completed') {
+          const spec = VIDEO_MODELS[row.model]!;
+          const params = row.params as Json;
+          const perSecond = spec.unitsPerSecond[params.resolution]!;
+          expect(Number(row.charged_units)).toBe(
+            Math.min(
+              perSecond * params.duration,
+              Math.ceil(perSecond * Number(row.video_duration)),
+            ),
+          );
+        } else {
+          expect(Number(row.charged_units)).toBe(0);
+        }
+      }
+      const key = await db.db
+        .selectFrom('api_keys')
+        .select('used')
+        .where('name', '=', 'crash')
+        .executeTakeFirstOrThrow();
+      const total = rows.reduce((sum, r) => sum + Number(r.charged_units), 0);
+      expect(Number(key.used)).toBe(total);
+      expect(credits.total_used).toBeCloseTo(total / 1_000_000, 6);
+    } finally {
+      await db.close();
+    }
+  });
+});
