@@ -14,7 +14,17 @@ const steps = [
   [
     'build, typecheck, package lint, tests',
     'pnpm',
-    ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--output-logs=new-only'],
+    [
+      'exec',
+      'turbo',
+      'run',
+      'build',
+      'typecheck',
+      'lint',
+      'test',
+      '--output-logs=new-only',
+      '--continue',
+    ],
   ],
   existsSync('packages/core/openapi-ts.config.ts') && [
     'generated client is up to date',
