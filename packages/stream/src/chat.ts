@@ -1,22 +1,13 @@
 // Chat completion streams: `data: {chat.completion.chunk}` events ending with `data: [DONE]`.
-import {
-  type ChatCompletion,
-  type ChatCompletionChunk,
-  type CompletionUsage,
-  type CreateChatCompletionData,
-  type CreateChatCompletionRequest,
-  type ModelgateClient,
-  ModelgateError,
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  CreateChatCompletionData,
+  CreateChatCompletionRequest,
+  ModelgateClient,
 } from '@modelgate/core';
-import {
-  isRecord,
-  ModelgateStream,
-  type OpenStream,
-  parseEventData,
-  STREAM_DONE,
-  type StreamOptions,
-} from './event-stream.js';
-import type { SseEvent } from './sse.js';
+import { ChoiceStream } from './choice-stream.js';
+import { postStream, type StreamOptions } from './event-stream.js';
 
 const CHAT_PATH: CreateChatCompletionData['url'] = '/v1/chat/completions';
 
@@ -38,55 +29,19 @@ interface ChoiceState {
   finishReason: ChatChoice['finish_reason'] | null;
 }
 
-/**
- * Decodes chat chunks; an error payload (`data: {"error": {…}}` or `event: error`) throws a
- * ModelgateError. Shared by the legacy completion stream, whose wire format is the same.
- */
-export function decodeOpenAIStyleEvent(event: SseEvent): unknown | typeof STREAM_DONE {
-  if (event.data === '[DONE]') return STREAM_DONE;
-  const payload = parseEventData(event);
-  if (event.event === 'error' || (isRecord(payload) && payload.error != null)) {
-    throw ModelgateError.fromBody(payload);
-  }
-  return payload;
-}
-
 /** A streamed chat completion: iterate the chunks, or await one of the accumulators. */
-export class ChatCompletionStream extends ModelgateStream<ChatCompletionChunk> {
-  private first: ChatCompletionChunk | undefined;
-  private readonly choices = new Map<number, ChoiceState>();
-  private usage: CompletionUsage | undefined;
-
-  constructor(open: OpenStream, signal?: AbortSignal) {
-    super(open, signal);
+export class ChatCompletionStream extends ChoiceStream<ChatCompletionChunk, ChoiceState> {
+  protected initialState(): ChoiceState {
+    return { content: '', sawContent: false, finishReason: null };
   }
 
-  protected decode(event: SseEvent): ChatCompletionChunk | typeof STREAM_DONE {
-    return decodeOpenAIStyleEvent(event) as ChatCompletionChunk | typeof STREAM_DONE;
-  }
-
-  protected accumulate(chunk: ChatCompletionChunk): void {
-    this.first ??= chunk;
-    if (chunk.usage) this.usage = chunk.usage;
-    for (const choice of chunk.choices) {
-      const state = this.choices.get(choice.index) ?? {
-        content: '',
-        sawContent: false,
-        finishReason: null,
-      };
-      this.choices.set(choice.index, state);
-      const piece = choice.delta.content;
-      if (typeof piece === 'string') {
-        state.content += piece;
-        state.sawContent = true;
-      }
-      if (choice.finish_reason) state.finishReason = choice.finish_reason;
+  protected addChoice(state: ChoiceState, choice: ChatCompletionChunk['choices'][number]): void {
+    const piece = choice.delta.content;
+    if (typeof piece === 'string') {
+      state.content += piece;
+      state.sawContent = true;
     }
-  }
-
-  /** The stream ended with `[DONE]`; anything else is incomplete. */
-  protected isComplete(): boolean {
-    return false;
+    if (choice.finish_reason) state.finishReason = choice.finish_reason;
   }
 
   /**
@@ -99,35 +54,27 @@ export class ChatCompletionStream extends ModelgateStream<ChatCompletionChunk> {
    * ```
    */
   async finalChatCompletion(): Promise<StreamedChatCompletion> {
-    await this.drain();
-    const first = this.first;
-    if (!first) {
-      throw new ModelgateError('The stream carried no chunks', { code: 'stream_incomplete' });
-    }
-    const choices = [...this.choices.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(
+    const { first, choices, usage } = await this.drainChoices();
+    return {
+      id: first.id,
+      object: 'chat.completion',
+      created: first.created,
+      model: first.model,
+      choices: choices.map(
         ([index, state]): ChatChoice => ({
           index,
           message: { role: 'assistant', content: state.sawContent ? state.content : null },
           // A stream that reached [DONE] has sent every finish_reason; 'stop' only guards the type.
           finish_reason: state.finishReason ?? 'stop',
         }),
-      );
-    return {
-      id: first.id,
-      object: 'chat.completion',
-      created: first.created,
-      model: first.model,
-      choices,
-      ...(this.usage ? { usage: this.usage } : {}),
+      ),
+      ...(usage ? { usage } : {}),
     };
   }
 
   /** Reads the stream to the end and returns the text of the first choice. */
   async text(): Promise<string> {
-    await this.drain();
-    return this.choices.get(0)?.content ?? '';
+    return (await this.firstChoice())?.content ?? '';
   }
 }
 
@@ -150,16 +97,5 @@ export function streamChatCompletion(
   body: ChatStreamRequest,
   options: StreamOptions = {},
 ): ChatCompletionStream {
-  return new ChatCompletionStream(
-    (signal) =>
-      client.request({
-        ...options,
-        method: 'POST',
-        path: CHAT_PATH,
-        body: { ...body, stream: true },
-        headers: { accept: 'text/event-stream', ...options.headers },
-        signal,
-      }),
-    options.signal,
-  );
+  return new ChatCompletionStream(postStream(client, CHAT_PATH, body, options), options.signal);
 }

@@ -1,6 +1,11 @@
 // The shared machinery of every typed stream: open the request lazily through core's client, parse
 // SSE, decode events into items, feed an accumulator, and map every failure to a ModelgateError.
-import { type CallOptions, ConnectionError, ModelgateError } from '@modelgate/core';
+import {
+  type CallOptions,
+  ConnectionError,
+  type ModelgateClient,
+  ModelgateError,
+} from '@modelgate/core';
 import { readSseEvents, type SseEvent } from './sse.js';
 
 /** Per-stream options: core's per-call options. `timeoutMs` bounds the wait for the response headers. */
@@ -11,6 +16,27 @@ export const STREAM_DONE: unique symbol = Symbol('modelgate.stream.done');
 
 /** Opens the HTTP request; resolves with a 2xx response or rejects with a ModelgateError. */
 export type OpenStream = (signal: AbortSignal) => Promise<Response>;
+
+/**
+ * Opens `POST path` with `stream: true` added to the body, through the client's configuration
+ * (base URL, key, headers, retries before the first byte, `timeoutMs` until the headers arrive).
+ */
+export function postStream(
+  client: ModelgateClient,
+  path: string,
+  body: object,
+  options: StreamOptions,
+): OpenStream {
+  return (signal) =>
+    client.request({
+      ...options,
+      method: 'POST',
+      path,
+      body: { ...body, stream: true },
+      headers: { accept: 'text/event-stream', ...options.headers },
+      signal,
+    });
+}
 
 /**
  * An async iterable of typed events with an abort handle. Iterate it once; the accumulator methods

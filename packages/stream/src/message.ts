@@ -13,6 +13,7 @@ import {
   ModelgateStream,
   type OpenStream,
   parseEventData,
+  postStream,
   type StreamOptions,
 } from './event-stream.js';
 import type { SseEvent } from './sse.js';
@@ -125,16 +126,5 @@ export function streamMessage(
   body: MessageStreamRequest,
   options: StreamOptions = {},
 ): MessageStream {
-  return new MessageStream(
-    (signal) =>
-      client.request({
-        ...options,
-        method: 'POST',
-        path: MESSAGES_PATH,
-        body: { ...body, stream: true },
-        headers: { accept: 'text/event-stream', ...options.headers },
-        signal,
-      }),
-    options.signal,
-  );
+  return new MessageStream(postStream(client, MESSAGES_PATH, body, options), options.signal);
 }

@@ -2,7 +2,7 @@
 // Served at {sim}/byteplus/api/v3. Parameters are accepted as top-level fields or as the legacy
 // inline prompt flags (`--resolution 720p --duration 5 …`), both validated the same way.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';
-import { authToken, badRequest, HttpError, isRecord } from '../errors.js';
+import { badRequest, HttpError, isRecord } from '../errors.js';
 import { sendJson } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import {
@@ -14,6 +14,7 @@ import {
   mediaRoute,
   mediaUrl,
   objectBody,
+  requireApiKey,
   sizeFor,
   stringField,
   unixSeconds,
@@ -64,13 +65,7 @@ const ROLES = [
 const FPS = 24;
 
 function checkAuth(ctx: Ctx): void {
-  const key = authToken(ctx.req.headers.authorization);
-  if (!key || !ctx.sim.keyAccepted(key)) {
-    throw new HttpError({
-      status: 401,
-      message: 'The API key or AK/SK in the request is missing or invalid.',
-    });
-  }
+  requireApiKey(ctx, 'The API key or AK/SK in the request is missing or invalid.');
 }
 
 /** Legacy inline flags in the text prompt, e.g. `--resolution 720p --dur 5 --camerafixed false`. */

@@ -2,7 +2,7 @@
 // download route, output sizes, ids and small field validators.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
-import { badRequest, HttpError, isRecord } from '../errors.js';
+import { authToken, badRequest, HttpError, isRecord } from '../errors.js';
 import { sendBytes } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import { buildMp4 } from './mp4.js';
@@ -34,6 +34,20 @@ export function createTask(
     cancelledAt: null,
     extra: init.extra ?? {},
   });
+}
+
+/**
+ * The key of `Authorization: <scheme> <key>` when the sim accepts it; otherwise a 401 carrying the
+ * provider's own wording.
+ *
+ * @example
+ * requireApiKey(ctx, 'Invalid API key is provided'); // Luma
+ * requireApiKey(ctx, 'Unauthorized', 'Token'); // Vidu's `Authorization: Token <key>`
+ */
+export function requireApiKey(ctx: Ctx, message: string, scheme = 'Bearer'): string {
+  const key = authToken(ctx.req.headers.authorization, scheme);
+  if (!key || !ctx.sim.keyAccepted(key)) throw new HttpError({ status: 401, message });
+  return key;
 }
 
 /** The task of this provider, or the provider's 404. */

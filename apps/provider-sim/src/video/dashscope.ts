@@ -3,7 +3,7 @@
 // Cancel path `POST /tasks/{id}/cancel` is **unconfirmed** upstream; accepted here for PENDING tasks.
 import { randomUUID } from 'node:crypto';
 import type { Ctx, ErrorSpec, Provider } from '../context.js';
-import { authToken, badRequest, HttpError, isRecord } from '../errors.js';
+import { badRequest, HttpError, isRecord } from '../errors.js';
 import { sendJson } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import {
@@ -14,6 +14,7 @@ import {
   mediaRoute,
   mediaUrl,
   objectBody,
+  requireApiKey,
   sizeFor,
   stringField,
   uuid,
@@ -59,9 +60,7 @@ const T2V_SIZES = [
 ];
 
 function checkAuth(ctx: Ctx): void {
-  const key = authToken(ctx.req.headers.authorization);
-  if (!key || !ctx.sim.keyAccepted(key))
-    throw new HttpError({ status: 401, message: 'Invalid API-key provided.' });
+  requireApiKey(ctx, 'Invalid API-key provided.');
 }
 
 /** `2026-02-25 11:07:28.590` (the service's own timestamp format). */

@@ -2,7 +2,7 @@
 // `POST /generations/video` and the legacy `POST /generations` (**unconfirmed**) both work.
 // callback_url is validated but not called.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';
-import { authToken, badRequest, HttpError, isRecord } from '../errors.js';
+import { badRequest, isRecord } from '../errors.js';
 import { sendEmpty, sendJson } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import {
@@ -13,6 +13,7 @@ import {
   mediaRoute,
   mediaUrl,
   objectBody,
+  requireApiKey,
   sizeFor,
   stringField,
   uuid,
@@ -31,9 +32,7 @@ const MODELS = ['ray-2', 'ray-flash-2', 'ray-1-6'];
 const RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9', '9:21'];
 
 function checkAuth(ctx: Ctx): void {
-  const key = authToken(ctx.req.headers.authorization);
-  if (!key || !ctx.sim.keyAccepted(key))
-    throw new HttpError({ status: 401, message: 'Invalid API key is provided' });
+  requireApiKey(ctx, 'Invalid API key is provided');
 }
 
 function checkKeyframe(value: unknown, name: string): void {

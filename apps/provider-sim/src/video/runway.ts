@@ -2,7 +2,7 @@
 // Served at {sim}/runway. Requires `X-Runway-Version: 2024-11-06`. promptImage must be HTTPS on a
 // domain (no IP) or a data URI, as upstream fetches only those.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';
-import { authToken, badRequest, HttpError, isRecord } from '../errors.js';
+import { badRequest, isRecord } from '../errors.js';
 import { sendEmpty, sendJson } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import {
@@ -13,6 +13,7 @@ import {
   mediaRoute,
   mediaUrl,
   objectBody,
+  requireApiKey,
   stringField,
   uuid,
 } from './common.js';
@@ -31,13 +32,10 @@ const RATIOS = ['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584
 const MODELS = ['gen4_turbo', 'gen3a_turbo'];
 
 function checkHeaders(ctx: Ctx): void {
-  const key = authToken(ctx.req.headers.authorization);
-  if (!key || !ctx.sim.keyAccepted(key))
-    throw new HttpError({
-      status: 401,
-      message:
-        'Invalid API key. Make sure you are using a key from the developer portal (key_...).',
-    });
+  requireApiKey(
+    ctx,
+    'Invalid API key. Make sure you are using a key from the developer portal (key_...).',
+  );
   const version = ctx.req.headers['x-runway-version'];
   if (!version) throw badRequest('You must provide a X-Runway-Version header.');
   if (version !== VERSION)

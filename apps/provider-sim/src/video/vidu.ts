@@ -2,7 +2,7 @@
 // Served at {sim}/vidu. Auth is `Authorization: Token <key>` (Bearer is refused).
 // Cancel works while the task is queued; cancelled tasks then read as `failed`.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';
-import { authToken, badRequest, HttpError } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { sendJson } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import {
@@ -16,6 +16,7 @@ import {
   mediaUrl,
   numericId,
   objectBody,
+  requireApiKey,
   sizeFor,
   stringField,
 } from './common.js';
@@ -79,12 +80,7 @@ const IMAGE_COUNT: Record<Kind, [number, number]> = {
 };
 
 function checkAuth(ctx: Ctx): void {
-  const key = authToken(ctx.req.headers.authorization, 'Token');
-  if (!key || !ctx.sim.keyAccepted(key))
-    throw new HttpError({
-      status: 401,
-      message: 'Unauthorized: use "Authorization: Token <api key>"',
-    });
+  requireApiKey(ctx, 'Unauthorized: use "Authorization: Token <api key>"', 'Token');
 }
 
 function durationRange(model: string): [number, number] {

@@ -2,12 +2,13 @@
 // Source: docs.byteplus.com/docs/ModelArk/1520757 (create), /2291680 (2.0); new-api doubao adaptor.
 import {
   asRecord,
-  callJson,
+  bearerAuth,
   fetchResult,
   imageAsUrlOrDataUri,
-  joinUrl,
+  providerApi,
   requireString,
 } from './http.js';
+import { completed, failed } from './poll-results.js';
 import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
 
 /**
@@ -19,9 +20,8 @@ import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
  */
 export function createBytePlusAdapter(config: VideoProviderConfig): VideoAdapter {
   const provider = 'byteplus';
-  const auth = { authorization: `Bearer ${config.apiKey ?? ''}` };
-  const taskUrl = (id: string) =>
-    joinUrl(config.baseUrl, `/contents/generations/tasks/${encodeURIComponent(id)}`);
+  const api = providerApi(provider, config, bearerAuth(config));
+  const taskPath = (id: string) => `/contents/generations/tasks/${encodeURIComponent(id)}`;
   return {
     provider,
     async submit(req) {
@@ -49,20 +49,11 @@ export function createBytePlusAdapter(config: VideoProviderConfig): VideoAdapter
       };
       if (req.seed !== undefined) body.seed = req.seed;
       if (req.generateAudio !== undefined) body.generate_audio = req.generateAudio;
-      const res = await callJson(
-        provider,
-        config,
-        'POST',
-        joinUrl(config.baseUrl, '/contents/generations/tasks'),
-        {
-          headers: auth,
-          body,
-        },
-      );
+      const res = await api.post('/contents/generations/tasks', body);
       return { upstreamId: requireString(provider, asRecord(res.body).id, 'id') };
     },
     async poll(upstreamId): Promise<PollResult> {
-      const res = await callJson(provider, config, 'GET', taskUrl(upstreamId), { headers: auth });
+      const res = await api.get(taskPath(upstreamId));
       const task = asRecord(res.body);
       switch (task.status) {
         case 'queued':
@@ -73,25 +64,19 @@ export function createBytePlusAdapter(config: VideoProviderConfig): VideoAdapter
             asRecord(task.content).video_url,
             'content.video_url',
           );
-          return {
-            state: 'completed',
-            progress: 100,
-            resultUrl: url,
-            duration:
-              typeof task.duration === 'number' && task.duration > 0 ? task.duration : undefined,
-          };
+          return completed(
+            url,
+            typeof task.duration === 'number' && task.duration > 0 ? task.duration : undefined,
+          );
         }
         case 'failed':
         case 'expired':
         case 'cancelled': {
           const error = asRecord(task.error);
-          return {
-            state: 'failed',
-            error: {
-              code: String(error.code ?? task.status),
-              message: `byteplus: ${String(error.message ?? `task ${task.status}`)}`,
-            },
-          };
+          return failed(
+            String(error.code ?? task.status),
+            `byteplus: ${String(error.message ?? `task ${task.status}`)}`,
+          );
         }
         default:
           return { state: 'in_progress' };
@@ -99,7 +84,7 @@ export function createBytePlusAdapter(config: VideoProviderConfig): VideoAdapter
     },
     async cancel(upstreamId) {
       // Only queued tasks can be cancelled; a running one is refused (the caller ignores that).
-      await callJson(provider, config, 'DELETE', taskUrl(upstreamId), { headers: auth });
+      await api.delete(taskPath(upstreamId));
     },
     async download({ resultUrl }) {
       return fetchResult(provider, resultUrl);

@@ -2,12 +2,13 @@
 // Source: alibabacloud.com/help/en/model-studio/text-to-video-api-reference, …/manage-asynchronous-tasks; new-api ali adaptor.
 import {
   asRecord,
-  callJson,
+  bearerAuth,
   fetchResult,
   imageAsUrlOrDataUri,
-  joinUrl,
+  providerApi,
   requireString,
 } from './http.js';
+import { completed, failed } from './poll-results.js';
 import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
 
 /** Text-to-video `size` ("W*H") by resolution tier and aspect ratio. */
@@ -37,7 +38,8 @@ const SIZES: Record<string, Record<string, string>> = {
  */
 export function createDashScopeAdapter(config: VideoProviderConfig): VideoAdapter {
   const provider = 'dashscope';
-  const auth = { authorization: `Bearer ${config.apiKey ?? ''}` };
+  const api = providerApi(provider, config, bearerAuth(config));
+  const taskPath = (id: string) => `/tasks/${encodeURIComponent(id)}`;
   return {
     provider,
     async submit(req) {
@@ -55,12 +57,10 @@ export function createDashScopeAdapter(config: VideoProviderConfig): VideoAdapte
       }
       if (req.seed !== undefined) parameters.seed = req.seed;
       if (req.generateAudio !== undefined) parameters.audio = req.generateAudio;
-      const res = await callJson(
-        provider,
-        config,
-        'POST',
-        joinUrl(config.baseUrl, '/services/aigc/video-generation/video-synthesis'),
-        { headers: { ...auth, 'X-DashScope-Async': 'enable' }, body: { model, input, parameters } },
+      const res = await api.post(
+        '/services/aigc/video-generation/video-synthesis',
+        { model, input, parameters },
+        { 'X-DashScope-Async': 'enable' },
       );
       return {
         upstreamId: requireString(
@@ -71,15 +71,7 @@ export function createDashScopeAdapter(config: VideoProviderConfig): VideoAdapte
       };
     },
     async poll(upstreamId): Promise<PollResult> {
-      const res = await callJson(
-        provider,
-        config,
-        'GET',
-        joinUrl(config.baseUrl, `/tasks/${encodeURIComponent(upstreamId)}`),
-        {
-          headers: auth,
-        },
-      );
+      const res = await api.get(taskPath(upstreamId));
       const body = asRecord(res.body);
       const output = asRecord(body.output);
       switch (output.task_status) {
@@ -88,38 +80,25 @@ export function createDashScopeAdapter(config: VideoProviderConfig): VideoAdapte
         case 'SUCCEEDED': {
           const usage = asRecord(body.usage);
           const seconds = Number(usage.video_duration ?? usage.duration);
-          return {
-            state: 'completed',
-            progress: 100,
-            resultUrl: requireString(provider, output.video_url, 'output.video_url'),
-            duration: Number.isFinite(seconds) && seconds > 0 ? seconds : undefined,
-          };
+          return completed(
+            requireString(provider, output.video_url, 'output.video_url'),
+            Number.isFinite(seconds) && seconds > 0 ? seconds : undefined,
+          );
         }
         case 'FAILED':
         case 'CANCELED':
         case 'UNKNOWN':
-          return {
-            state: 'failed',
-            error: {
-              code: String(output.code ?? output.task_status),
-              message: `dashscope: ${String(output.message ?? `task ${String(output.task_status).toLowerCase()}`)}`,
-            },
-          };
+          return failed(
+            String(output.code ?? output.task_status),
+            `dashscope: ${String(output.message ?? `task ${String(output.task_status).toLowerCase()}`)}`,
+          );
         default:
           return { state: 'in_progress' };
       }
     },
     async cancel(upstreamId) {
       // Only PENDING tasks can be cancelled; the path is unconfirmed upstream (PROVIDERS.md §8).
-      await callJson(
-        provider,
-        config,
-        'POST',
-        joinUrl(config.baseUrl, `/tasks/${encodeURIComponent(upstreamId)}/cancel`),
-        {
-          headers: auth,
-        },
-      );
+      await api.post(`${taskPath(upstreamId)}/cancel`);
     },
     async download({ resultUrl }) {
       return fetchResult(provider, resultUrl);

@@ -1,6 +1,7 @@
 // wire: PROVIDERS.md §4 — Google Veo 3.1 on the Gemini API (predictLongRunning operation).
 // Source: googleapis/js-genai src/converters/_models_converters.ts (generateVideos*ToMldev), src/operations.ts.
-import { asRecord, callJson, fetchResult, joinUrl, requireString, sameOrigin } from './http.js';
+import { asRecord, fetchResult, providerApi, requireString, sameOrigin } from './http.js';
+import { completed, failed } from './poll-results.js';
 import {
   type PollResult,
   ProviderError,
@@ -18,6 +19,7 @@ import {
 export function createGeminiAdapter(config: VideoProviderConfig): VideoAdapter {
   const provider = 'gemini';
   const auth = { 'x-goog-api-key': config.apiKey ?? '' };
+  const api = providerApi(provider, config, auth);
   const model = config.upstreamModel ?? 'veo-3.1-generate-preview';
 
   function inline(image: { kind: string; base64?: string; mimeType?: string }) {
@@ -47,30 +49,23 @@ export function createGeminiAdapter(config: VideoProviderConfig): VideoAdapter {
         personGeneration: req.image ? 'allow_adult' : 'allow_all',
       };
       if (req.negativePrompt) parameters.negativePrompt = req.negativePrompt;
-      const res = await callJson(
-        provider,
-        config,
-        'POST',
-        joinUrl(config.baseUrl, `/models/${model}:predictLongRunning`),
-        { headers: auth, body: { instances: [instance], parameters } },
-      );
+      const res = await api.post(`/models/${model}:predictLongRunning`, {
+        instances: [instance],
+        parameters,
+      });
       return { upstreamId: requireString(provider, asRecord(res.body).name, 'operation name') };
     },
     async poll(upstreamId): Promise<PollResult> {
-      const res = await callJson(provider, config, 'GET', joinUrl(config.baseUrl, upstreamId), {
-        headers: auth,
-      });
+      // The operation name is a path below the base URL (`models/…/operations/…`).
+      const res = await api.get(upstreamId);
       const op = asRecord(res.body);
       if (op.done !== true) return { state: 'in_progress' };
       if (op.error) {
         const error = asRecord(op.error);
-        return {
-          state: 'failed',
-          error: {
-            code: String(error.status ?? error.code ?? 'upstream_failed'),
-            message: `gemini: ${String(error.message ?? 'operation failed')}`,
-          },
-        };
+        return failed(
+          String(error.status ?? error.code ?? 'upstream_failed'),
+          `gemini: ${String(error.message ?? 'operation failed')}`,
+        );
       }
       const response = asRecord(asRecord(op.response).generateVideoResponse);
       const samples = Array.isArray(response.generatedSamples) ? response.generatedSamples : [];
@@ -79,12 +74,9 @@ export function createGeminiAdapter(config: VideoProviderConfig): VideoAdapter {
         const reasons = Array.isArray(response.raiMediaFilteredReasons)
           ? response.raiMediaFilteredReasons.join('; ')
           : 'no video in the response';
-        return {
-          state: 'failed',
-          error: { code: 'content_filtered', message: `gemini: ${reasons}` },
-        };
+        return failed('content_filtered', `gemini: ${reasons}`);
       }
-      return { state: 'completed', progress: 100, resultUrl: uri };
+      return completed(uri);
     },
     async download({ resultUrl }) {
       return fetchResult(provider, resultUrl, sameOrigin(resultUrl, config.baseUrl) ? auth : {});

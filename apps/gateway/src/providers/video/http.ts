@@ -106,6 +106,45 @@ export async function callJson(
   return { status: response.status, headers: response.headers, body };
 }
 
+/** `Authorization: Bearer <api key>`, the header most providers take. */
+export function bearerAuth(config: VideoProviderConfig): Record<string, string> {
+  return { authorization: `Bearer ${config.apiKey ?? ''}` };
+}
+
+/** A provider's JSON API: {@link callJson} with the base URL, auth headers and name filled in. */
+export interface ProviderApi {
+  get(path: string): Promise<JsonResponse>;
+  /** `headers` are added to the auth headers (e.g. DashScope's `X-DashScope-Async`). */
+  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResponse>;
+  delete(path: string): Promise<JsonResponse>;
+}
+
+/**
+ * Binds one provider's JSON API to its name, base URL and auth headers, so an adapter names only
+ * its paths and bodies. `auth` may be a function for credentials that change (Kling's JWT).
+ *
+ * @example
+ * const api = providerApi('luma', config, bearerAuth(config));
+ * const res = await api.post('/generations/video', { prompt: 'a boat' });
+ */
+export function providerApi(
+  provider: string,
+  config: VideoProviderConfig,
+  auth: Record<string, string> | (() => Record<string, string>),
+): ProviderApi {
+  const headersOf = typeof auth === 'function' ? auth : () => auth;
+  const call = (method: string, path: string, body?: unknown, extra?: Record<string, string>) =>
+    callJson(provider, config, method, joinUrl(config.baseUrl, path), {
+      headers: extra ? { ...headersOf(), ...extra } : headersOf(),
+      body,
+    });
+  return {
+    get: (path) => call('GET', path),
+    post: (path, body, headers) => call('POST', path, body, headers),
+    delete: (path) => call('DELETE', path),
+  };
+}
+
 /** Fetches a result URL; the response body is streamed by the caller. */
 export async function fetchResult(
   provider: string,

@@ -1,7 +1,8 @@
 // wire: PROVIDERS.md §5 — Kling official API (HS256 JWT from access key + secret key).
 // Source: official Kling docs apiReference/commonInfo (JWT, errors), apiReference/model/imageToVideo; new-api kling adaptor.
 import { createHmac } from 'node:crypto';
-import { asRecord, callJson, fetchResult, joinUrl, requireString } from './http.js';
+import { asRecord, fetchResult, providerApi, requireString } from './http.js';
+import { completed, failed } from './poll-results.js';
 import {
   type PollResult,
   ProviderError,
@@ -57,6 +58,8 @@ export function createKlingAdapter(config: VideoProviderConfig): VideoAdapter {
     return { authorization: `Bearer ${token.value}` };
   }
 
+  const api = providerApi(provider, config, auth);
+
   /** Kling wants raw base64 (no `data:` prefix) or a URL. */
   function image(input: { kind: string; url?: string; base64?: string }): string {
     return input.kind === 'url' ? input.url! : input.base64!;
@@ -95,28 +98,13 @@ export function createKlingAdapter(config: VideoProviderConfig): VideoAdapter {
         if (req.image) body.image = image(req.image);
         if (req.lastFrame) body.image_tail = image(req.lastFrame);
       }
-      const res = await callJson(
-        provider,
-        config,
-        'POST',
-        joinUrl(config.baseUrl, `/v1/videos/${kind}`),
-        {
-          headers: auth(),
-          body,
-        },
-      );
+      const res = await api.post(`/v1/videos/${kind}`, body);
       const data = unwrap(res.body);
       return { upstreamId: `${kind}/${requireString(provider, data.task_id, 'data.task_id')}` };
     },
     async poll(upstreamId): Promise<PollResult> {
       const [kind, id] = upstreamId.split('/', 2);
-      const res = await callJson(
-        provider,
-        config,
-        'GET',
-        joinUrl(config.baseUrl, `/v1/videos/${kind}/${encodeURIComponent(id ?? '')}`),
-        { headers: auth() },
-      );
+      const res = await api.get(`/v1/videos/${kind}/${encodeURIComponent(id ?? '')}`);
       const data = unwrap(res.body);
       switch (data.task_status) {
         case 'submitted':
@@ -126,21 +114,13 @@ export function createKlingAdapter(config: VideoProviderConfig): VideoAdapter {
           const first = asRecord(Array.isArray(videos) ? videos[0] : undefined);
           const url = requireString(provider, first.url, 'task_result.videos[0].url');
           const duration = Number.parseFloat(String(first.duration ?? ''));
-          return {
-            state: 'completed',
-            progress: 100,
-            resultUrl: url,
-            duration: Number.isFinite(duration) ? duration : undefined,
-          };
+          return completed(url, Number.isFinite(duration) ? duration : undefined);
         }
         case 'failed':
-          return {
-            state: 'failed',
-            error: {
-              code: 'upstream_failed',
-              message: `kling: ${String(data.task_status_msg || 'task failed')}`,
-            },
-          };
+          return failed(
+            'upstream_failed',
+            `kling: ${String(data.task_status_msg || 'task failed')}`,
+          );
         default:
           return { state: 'in_progress' };
       }

@@ -2,12 +2,13 @@
 // Source: lumalabs/lumaai-api openapi.yaml @2520034; lumalabs/lumaai-node src/resources/generations/*.ts @be2c3c4.
 import {
   asRecord,
-  callJson,
+  bearerAuth,
   fetchResult,
   imageAsUrlOrDataUri,
-  joinUrl,
+  providerApi,
   requireString,
 } from './http.js';
+import { completed, failed } from './poll-results.js';
 import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
 
 /**
@@ -19,9 +20,8 @@ import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
  */
 export function createLumaAdapter(config: VideoProviderConfig): VideoAdapter {
   const provider = 'luma';
-  const auth = { authorization: `Bearer ${config.apiKey ?? ''}` };
-  const generationUrl = (id: string) =>
-    joinUrl(config.baseUrl, `/generations/${encodeURIComponent(id)}`);
+  const api = providerApi(provider, config, bearerAuth(config));
+  const generationPath = (id: string) => `/generations/${encodeURIComponent(id)}`;
   return {
     provider,
     async submit(req) {
@@ -37,46 +37,30 @@ export function createLumaAdapter(config: VideoProviderConfig): VideoAdapter {
       if (req.lastFrame)
         keyframes.frame1 = { type: 'image', url: imageAsUrlOrDataUri(req.lastFrame) };
       if (Object.keys(keyframes).length > 0) body.keyframes = keyframes;
-      const res = await callJson(
-        provider,
-        config,
-        'POST',
-        joinUrl(config.baseUrl, '/generations/video'),
-        {
-          headers: auth,
-          body,
-        },
-      );
+      const res = await api.post('/generations/video', body);
       return { upstreamId: requireString(provider, asRecord(res.body).id, 'id') };
     },
     async poll(upstreamId): Promise<PollResult> {
-      const res = await callJson(provider, config, 'GET', generationUrl(upstreamId), {
-        headers: auth,
-      });
+      const res = await api.get(generationPath(upstreamId));
       const generation = asRecord(res.body);
       switch (generation.state) {
         case 'queued':
           return { state: 'pending' };
         case 'completed':
-          return {
-            state: 'completed',
-            progress: 100,
-            resultUrl: requireString(provider, asRecord(generation.assets).video, 'assets.video'),
-          };
+          return completed(
+            requireString(provider, asRecord(generation.assets).video, 'assets.video'),
+          );
         case 'failed':
-          return {
-            state: 'failed',
-            error: {
-              code: 'upstream_failed',
-              message: `luma: ${String(generation.failure_reason ?? 'generation failed')}`,
-            },
-          };
+          return failed(
+            'upstream_failed',
+            `luma: ${String(generation.failure_reason ?? 'generation failed')}`,
+          );
         default:
           return { state: 'in_progress' };
       }
     },
     async cancel(upstreamId) {
-      await callJson(provider, config, 'DELETE', generationUrl(upstreamId), { headers: auth });
+      await api.delete(generationPath(upstreamId));
     },
     async download({ resultUrl }) {
       return fetchResult(provider, resultUrl);

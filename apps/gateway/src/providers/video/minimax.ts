@@ -2,12 +2,13 @@
 // Source: platform.minimax.io/docs/api-reference/video-generation-query.md, …/video-generation-download, …/errorcode.md.
 import {
   asRecord,
-  callJson,
+  bearerAuth,
   fetchResult,
   imageAsUrlOrDataUri,
-  joinUrl,
+  providerApi,
   requireString,
 } from './http.js';
+import { completed, failed } from './poll-results.js';
 import {
   type PollResult,
   ProviderError,
@@ -24,7 +25,7 @@ import {
  */
 export function createMiniMaxAdapter(config: VideoProviderConfig): VideoAdapter {
   const provider = 'minimax';
-  const auth = { authorization: `Bearer ${config.apiKey ?? ''}` };
+  const api = providerApi(provider, config, bearerAuth(config));
 
   /** Throws on a non-zero `base_resp.status_code`; 1002 (rate limit) is retryable. */
   function checkBase(body: unknown): Record<string, unknown> {
@@ -53,28 +54,12 @@ export function createMiniMaxAdapter(config: VideoProviderConfig): VideoAdapter 
         resolution: req.resolution.toUpperCase(), // 768p → 768P
       };
       if (req.image) body.first_frame_image = imageAsUrlOrDataUri(req.image);
-      const res = await callJson(
-        provider,
-        config,
-        'POST',
-        joinUrl(config.baseUrl, '/v1/video_generation'),
-        {
-          headers: auth,
-          body,
-        },
-      );
+      const res = await api.post('/v1/video_generation', body);
       return { upstreamId: requireString(provider, checkBase(res.body).task_id, 'task_id') };
     },
     async poll(upstreamId): Promise<PollResult> {
-      const res = await callJson(
-        provider,
-        config,
-        'GET',
-        joinUrl(
-          config.baseUrl,
-          `/v1/query/video_generation?task_id=${encodeURIComponent(upstreamId)}`,
-        ),
-        { headers: auth },
+      const res = await api.get(
+        `/v1/query/video_generation?task_id=${encodeURIComponent(upstreamId)}`,
       );
       const task = checkBase(res.body);
       switch (task.status) {
@@ -83,28 +68,12 @@ export function createMiniMaxAdapter(config: VideoProviderConfig): VideoAdapter 
           return { state: 'pending' };
         case 'Success': {
           const fileId = requireString(provider, task.file_id, 'file_id');
-          const file = await callJson(
-            provider,
-            config,
-            'GET',
-            joinUrl(config.baseUrl, `/v1/files/retrieve?file_id=${encodeURIComponent(fileId)}`),
-            { headers: auth },
-          );
+          const file = await api.get(`/v1/files/retrieve?file_id=${encodeURIComponent(fileId)}`);
           const url = asRecord(asRecord(checkBase(file.body).file)).download_url;
-          return {
-            state: 'completed',
-            progress: 100,
-            resultUrl: requireString(provider, url, 'file.download_url'),
-          };
+          return completed(requireString(provider, url, 'file.download_url'));
         }
         case 'Fail':
-          return {
-            state: 'failed',
-            error: {
-              code: 'upstream_failed',
-              message: `minimax: generation failed (task ${upstreamId})`,
-            },
-          };
+          return failed('upstream_failed', `minimax: generation failed (task ${upstreamId})`);
         default:
           return { state: 'in_progress' };
       }

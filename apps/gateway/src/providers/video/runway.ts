@@ -2,12 +2,13 @@
 // Source: runwayml/sdk-node src/resources/image-to-video.ts, src/resources/tasks.ts, src/client.ts; docs.dev.runwayml.com/api-details/errors.
 import {
   asRecord,
-  callJson,
+  bearerAuth,
   fetchResult,
   imageAsUrlOrDataUri,
-  joinUrl,
+  providerApi,
   requireString,
 } from './http.js';
+import { completed, failed } from './poll-results.js';
 import {
   type PollResult,
   ProviderError,
@@ -36,11 +37,11 @@ const RATIOS: Record<string, string> = {
  */
 export function createRunwayAdapter(config: VideoProviderConfig): VideoAdapter {
   const provider = 'runway';
-  const headers = {
-    authorization: `Bearer ${config.apiKey ?? ''}`,
+  const api = providerApi(provider, config, {
+    ...bearerAuth(config),
     'X-Runway-Version': RUNWAY_API_VERSION,
-  };
-  const taskUrl = (id: string) => joinUrl(config.baseUrl, `/v1/tasks/${encodeURIComponent(id)}`);
+  });
+  const taskPath = (id: string) => `/v1/tasks/${encodeURIComponent(id)}`;
   return {
     provider,
     async submit(req) {
@@ -61,20 +62,11 @@ export function createRunwayAdapter(config: VideoProviderConfig): VideoAdapter {
         duration: req.duration,
       };
       if (req.seed !== undefined) body.seed = req.seed;
-      const res = await callJson(
-        provider,
-        config,
-        'POST',
-        joinUrl(config.baseUrl, '/v1/image_to_video'),
-        {
-          headers,
-          body,
-        },
-      );
+      const res = await api.post('/v1/image_to_video', body);
       return { upstreamId: requireString(provider, asRecord(res.body).id, 'id') };
     },
     async poll(upstreamId): Promise<PollResult> {
-      const res = await callJson(provider, config, 'GET', taskUrl(upstreamId), { headers });
+      const res = await api.get(taskPath(upstreamId));
       const task = asRecord(res.body);
       const fraction = typeof task.progress === 'number' ? task.progress : undefined;
       switch (task.status) {
@@ -83,25 +75,15 @@ export function createRunwayAdapter(config: VideoProviderConfig): VideoAdapter {
           return { state: 'pending' };
         case 'SUCCEEDED': {
           const output = Array.isArray(task.output) ? task.output : [];
-          return {
-            state: 'completed',
-            progress: 100,
-            resultUrl: requireString(provider, output[0], 'output[0]'),
-          };
+          return completed(requireString(provider, output[0], 'output[0]'));
         }
         case 'FAILED':
-          return {
-            state: 'failed',
-            error: {
-              code: String(task.failureCode ?? 'upstream_failed'),
-              message: `runway: ${String(task.failure ?? 'task failed')}`,
-            },
-          };
+          return failed(
+            String(task.failureCode ?? 'upstream_failed'),
+            `runway: ${String(task.failure ?? 'task failed')}`,
+          );
         case 'CANCELLED':
-          return {
-            state: 'failed',
-            error: { code: 'cancelled', message: 'runway: task was cancelled upstream' },
-          };
+          return failed('cancelled', 'runway: task was cancelled upstream');
         default:
           return {
             state: 'in_progress',
@@ -113,7 +95,7 @@ export function createRunwayAdapter(config: VideoProviderConfig): VideoAdapter {
       }
     },
     async cancel(upstreamId) {
-      await callJson(provider, config, 'DELETE', taskUrl(upstreamId), { headers });
+      await api.delete(taskPath(upstreamId));
     },
     async download({ resultUrl }) {
       return fetchResult(provider, resultUrl);

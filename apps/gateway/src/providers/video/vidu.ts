@@ -1,13 +1,7 @@
 // wire: PROVIDERS.md §9 — Vidu (Authorization: Token <key>).
 // Source: platform.vidu.com/docs/text-to-video, /docs/get-generation, /docs/cancel-generation; new-api vidu adaptor.
-import {
-  asRecord,
-  callJson,
-  fetchResult,
-  imageAsUrlOrDataUri,
-  joinUrl,
-  requireString,
-} from './http.js';
+import { asRecord, fetchResult, imageAsUrlOrDataUri, providerApi, requireString } from './http.js';
+import { completed, failed } from './poll-results.js';
 import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
 
 /**
@@ -19,7 +13,8 @@ import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
  */
 export function createViduAdapter(config: VideoProviderConfig): VideoAdapter {
   const provider = 'vidu';
-  const auth = { authorization: `Token ${config.apiKey ?? ''}` };
+  const api = providerApi(provider, config, { authorization: `Token ${config.apiKey ?? ''}` });
+  const taskPath = (id: string) => `/ent/v2/tasks/${encodeURIComponent(id)}`;
   return {
     provider,
     async submit(req) {
@@ -45,20 +40,11 @@ export function createViduAdapter(config: VideoProviderConfig): VideoAdapter {
       }
       if (req.seed !== undefined) body.seed = req.seed;
       if (req.generateAudio !== undefined) body.audio = req.generateAudio;
-      const res = await callJson(provider, config, 'POST', joinUrl(config.baseUrl, path), {
-        headers: auth,
-        body,
-      });
+      const res = await api.post(path, body);
       return { upstreamId: requireString(provider, asRecord(res.body).task_id, 'task_id') };
     },
     async poll(upstreamId): Promise<PollResult> {
-      const res = await callJson(
-        provider,
-        config,
-        'GET',
-        joinUrl(config.baseUrl, `/ent/v2/tasks/${encodeURIComponent(upstreamId)}/creations`),
-        { headers: auth },
-      );
+      const res = await api.get(`${taskPath(upstreamId)}/creations`);
       const task = asRecord(res.body);
       switch (task.state) {
         case 'created':
@@ -67,31 +53,19 @@ export function createViduAdapter(config: VideoProviderConfig): VideoAdapter {
         case 'success': {
           const creations = Array.isArray(task.creations) ? task.creations : [];
           const url = requireString(provider, asRecord(creations[0]).url, 'creations[0].url');
-          return { state: 'completed', progress: 100, resultUrl: url };
+          return completed(url);
         }
         case 'failed':
-          return {
-            state: 'failed',
-            error: {
-              code: String(task.err_code || 'upstream_failed'),
-              message: `vidu: generation failed (${String(task.err_code || 'no reason given')})`,
-            },
-          };
+          return failed(
+            String(task.err_code || 'upstream_failed'),
+            `vidu: generation failed (${String(task.err_code || 'no reason given')})`,
+          );
         default:
           return { state: 'in_progress' };
       }
     },
     async cancel(upstreamId) {
-      await callJson(
-        provider,
-        config,
-        'POST',
-        joinUrl(config.baseUrl, `/ent/v2/tasks/${encodeURIComponent(upstreamId)}/cancel`),
-        {
-          headers: auth,
-          body: { id: upstreamId },
-        },
-      );
+      await api.post(`${taskPath(upstreamId)}/cancel`, { id: upstreamId });
     },
     async download({ resultUrl }) {
       return fetchResult(provider, resultUrl);

@@ -2,12 +2,13 @@
 // Source: xai-org/xai-sdk-ts spec/openapi.json (video paths), src/resources/videos.ts; xai-sdk-python video.py.
 import {
   asRecord,
-  callJson,
+  bearerAuth,
   fetchResult,
   imageAsUrlOrDataUri,
-  joinUrl,
+  providerApi,
   requireString,
 } from './http.js';
+import { completed, failed } from './poll-results.js';
 import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
 
 /**
@@ -19,7 +20,7 @@ import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
  */
 export function createXaiAdapter(config: VideoProviderConfig): VideoAdapter {
   const provider = 'xai';
-  const auth = { authorization: `Bearer ${config.apiKey ?? ''}` };
+  const api = providerApi(provider, config, bearerAuth(config));
   return {
     provider,
     async submit(req) {
@@ -32,26 +33,11 @@ export function createXaiAdapter(config: VideoProviderConfig): VideoAdapter {
       // With an image, the image's ratio wins upstream; only send aspect_ratio for text-to-video.
       if (req.image) body.image = { url: imageAsUrlOrDataUri(req.image) };
       else if (req.aspectRatio) body.aspect_ratio = req.aspectRatio;
-      const res = await callJson(
-        provider,
-        config,
-        'POST',
-        joinUrl(config.baseUrl, '/videos/generations'),
-        {
-          headers: auth,
-          body,
-        },
-      );
+      const res = await api.post('/videos/generations', body);
       return { upstreamId: requireString(provider, asRecord(res.body).request_id, 'request_id') };
     },
     async poll(upstreamId): Promise<PollResult> {
-      const res = await callJson(
-        provider,
-        config,
-        'GET',
-        joinUrl(config.baseUrl, `/videos/${encodeURIComponent(upstreamId)}`),
-        { headers: auth },
-      );
+      const res = await api.get(`/videos/${encodeURIComponent(upstreamId)}`);
       const body = asRecord(res.body);
       const progress = typeof body.progress === 'number' ? body.progress : undefined;
       if (res.status === 202) return { state: 'pending', progress };
@@ -61,33 +47,22 @@ export function createXaiAdapter(config: VideoProviderConfig): VideoAdapter {
         case 'done': {
           const video = asRecord(body.video);
           if (video.respect_moderation === false || typeof video.url !== 'string' || !video.url) {
-            return {
-              state: 'failed',
-              error: { code: 'content_moderated', message: 'xai withheld the video (moderation)' },
-            };
+            return failed('content_moderated', 'xai withheld the video (moderation)');
           }
-          return {
-            state: 'completed',
-            progress: 100,
-            resultUrl: video.url,
-            duration: typeof video.duration === 'number' ? video.duration : undefined,
-          };
+          return completed(
+            video.url,
+            typeof video.duration === 'number' ? video.duration : undefined,
+          );
         }
         case 'failed': {
           const error = asRecord(body.error);
-          return {
-            state: 'failed',
-            error: {
-              code: String(error.code ?? 'upstream_failed'),
-              message: `xai: ${String(error.message ?? 'generation failed')}`,
-            },
-          };
+          return failed(
+            String(error.code ?? 'upstream_failed'),
+            `xai: ${String(error.message ?? 'generation failed')}`,
+          );
         }
         case 'expired':
-          return {
-            state: 'failed',
-            error: { code: 'expired', message: 'xai: the request expired' },
-          };
+          return failed('expired', 'xai: the request expired');
         default:
           return { state: 'in_progress', progress };
       }
