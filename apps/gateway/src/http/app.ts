@@ -30,15 +30,10 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
     '/v1/*',
     cors({
       origin: services.config.corsOrigins,
-      allowHeaders: [
-        'authorization',
-        'content-type',
-        'x-api-key',
-        'vendor-version',
-        'anthropic-version',
-        'idempotency-key',
-        'x-request-id',
-      ],
+      // Echo whatever headers the preflight asks for: the vendors' SDKs add their own in a browser
+      // (x-stainless-*, anthropic-dangerous-direct-browser-access), and with no cookies in play an
+      // extra header grants nothing the key does not.
+      allowHeaders: [],
       exposeHeaders: [
         'x-request-id',
         'x-modelgate-overhead-ms',

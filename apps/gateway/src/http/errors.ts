@@ -61,8 +61,11 @@ export const unauthorized = (message: string, code = 'invalid_api_key') =>
 export const insufficientQuota = (
   message = 'The key has not enough quota left for this request.',
 ) => new ApiError(402, 'insufficient_quota', message, { code: 'insufficient_quota' });
-export const forbidden = (message: string, code = 'permission_denied') =>
-  new ApiError(403, 'permission_error', message, { code });
+export const forbidden = (
+  message: string,
+  code = 'permission_denied',
+  param: string | null = null,
+) => new ApiError(403, 'permission_error', message, { code, param });
 export const notFound = (
   message: string,
   code: string | null = null,

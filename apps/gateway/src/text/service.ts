@@ -100,14 +100,24 @@ function maxOutputTokens(
   return asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens) ?? model.maxOutputTokens;
 }
 
-/** An upstream refusal that failover cannot fix becomes the client's error. */
-function upstreamRefusal(error: UpstreamError): ApiError {
+/**
+ * An upstream refusal that failover cannot fix becomes the client's error. `clientNamedModel`:
+ * the upstream model is the name the client sent (demo and pass-through modes), not one the
+ * operator configured.
+ */
+function upstreamRefusal(error: UpstreamError, clientNamedModel: boolean): ApiError {
   if (error.status === 400 || error.status === 422) {
     return badRequest(
       `Upstream rejected the request: ${error.message}`,
       null,
       'upstream_invalid_request',
     );
+  }
+  // A 404 with the provider's JSON error body is its "no such model" (OpenAI model_not_found,
+  // Anthropic not_found_error). It is the client's error when the client named the upstream model;
+  // for a configured deployment, or without an error body (a wrong base URL), it stays a 502.
+  if (error.status === 404 && error.upstreamType !== null && clientNamedModel) {
+    return notFound(`Upstream: ${error.message}`, 'model_not_found', 'model');
   }
   if (error.status === 413) return tooLarge(`Upstream rejected the request: ${error.message}`);
   if (error.status === 401 || error.status === 403) {
@@ -321,7 +331,9 @@ export function createTextService(deps: TextServiceDeps): TextService {
         failure = new ApiError(400, 'invalid_request_error', 'The client closed the request.', {
           code: 'client_closed_request',
         });
-      } else if (err instanceof UpstreamError) failure = upstreamRefusal(err);
+      } else if (err instanceof UpstreamError) {
+        failure = upstreamRefusal(err, catalog.mode !== 'config');
+      }
       if (failure instanceof ApiError) failure.headers[OVERHEAD_HEADER] = overhead();
       throw failure;
     }

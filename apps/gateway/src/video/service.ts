@@ -306,7 +306,7 @@ export function createVideoService(deps: VideoServiceDeps): VideoService {
       // The spec's own schema as a backstop (the model table above gives the precise messages).
       validateBody(zCreateVideoGenerationRequest, body);
       if (key.models && !key.models.includes(request.model)) {
-        throw forbidden(`This key may not use ${request.model}.`, 'model_not_allowed');
+        throw forbidden(`This key may not use ${request.model}.`, 'model_not_allowed', 'model');
       }
       const spec = VIDEO_MODELS[request.model]!;
       if (idempotencyKey !== undefined && idempotencyKey !== null) {

@@ -326,7 +326,9 @@ export const getVideoGeneration = <ThrowOnError extends boolean = false>(options
  * where it can, and the callback (if any) fires with
  * `video.task.cancelled`. Cancelling an already `cancelled` task
  * returns it unchanged (so a retried cancel is harmless); a `completed`
- * or `failed` task answers 409 (`task_already_final`). No request body.
+ * or `failed` task answers 409 (`task_already_final`). No request body;
+ * one sent anyway is ignored, but over 1 MiB it is refused (413) like
+ * on every operation.
  *
  */
 export const cancelVideoGeneration = <ThrowOnError extends boolean = false>(options: Options<CancelVideoGenerationData, ThrowOnError>) => (options.client ?? client).post<CancelVideoGenerationResponses, CancelVideoGenerationErrors, ThrowOnError>({

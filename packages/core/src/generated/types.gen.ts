@@ -1908,6 +1908,10 @@ export type CancelVideoGenerationErrors = {
      */
     409: ErrorResponse;
     /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
      * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
      */
     429: ErrorResponse;

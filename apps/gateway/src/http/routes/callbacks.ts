@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
-import { validateBody } from '../validate.js';
+import { readJsonBody, validateBody } from '../validate.js';
 
 const MAX_GRACE_PERIOD_SECONDS = 7 * 24 * 60 * 60;
 
@@ -14,7 +14,8 @@ export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): v
   });
 
   app.post('/v1/callbacks/secret', async (c) => {
-    const grace = gracePeriodFrom(await c.req.text());
+    // The body is optional; when present it is JSON like every other body (415 otherwise).
+    const grace = gracePeriodFrom(await readJsonBody(c, { optional: true }));
     return c.json(await services.callbacks.rotateSecret(c.get('key').id, grace));
   });
 
@@ -32,15 +33,9 @@ export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): v
   });
 }
 
-/** The body is optional: empty means the default grace period (undefined). */
-function gracePeriodFrom(text: string): number | undefined {
-  if (text.trim() === '') return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw badRequest('The request body is not valid JSON.', null, 'invalid_json');
-  }
+/** The body is optional: absent means the default grace period (undefined). */
+function gracePeriodFrom(body: unknown): number | undefined {
+  if (body === undefined) return undefined;
   const { grace_period_seconds: grace } = validateBody(zRotateCallbackSecretRequest.strict(), body);
   if (grace !== undefined && (grace < 0 || grace > MAX_GRACE_PERIOD_SECONDS)) {
     throw badRequest(
