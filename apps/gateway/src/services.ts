@@ -112,11 +112,14 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   });
   const lifecycle = new Lifecycle();
   lifecycle.add({ name: 'limiter', stop: () => limiter.close() });
+  const billing = createBilling(deps.db, stdMetrics, { kind: deps.dbKind });
+  // Stops after the features (reverse order): their last settlements are flushed before the db closes.
+  lifecycle.add({ name: 'billing', stop: () => billing.drain() });
   const core: CoreServices = {
     ...deps,
     stdMetrics,
     keys: createKeyService(deps.db),
-    billing: createBilling(deps.db, stdMetrics),
+    billing,
     limiter,
     lifecycle,
   };

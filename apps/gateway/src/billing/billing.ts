@@ -1,32 +1,50 @@
 /**
  * Quota accounting in integer units (1 credit = 1,000,000 units).
  *
- * reserve → one conditional UPDATE that succeeds only if the balance covers the amount, so any number
- * of concurrent requests can never push a balance below zero. settle → replaces the reservation with
- * the actual charge (capped at the remaining balance) and records a usage row. refund → gives the
- * reservation back. Pass `trx` to make the change part of a larger transaction (video final states).
+ * The invariant: a key's `used` never exceeds its `quota`, whatever number of requests and
+ * instances run at once. Every increase of `used` is ONE conditional UPDATE (statements.ts), so the
+ * database alone enforces it (and its CHECK constraint backs it up).
+ *
+ * reserve → answered from this instance's lease on the key when it holds enough; otherwise one
+ * statement that reserves (succeeds only if the balance covers the amount) and, while the key is far
+ * from its limit (unlimited, or ≥ 64 lease sizes left), leases 32× the amount more for the next
+ * requests. Near the limit no lease is granted and every reservation is its own conditional UPDATE
+ * (200 concurrent reservations against a quota covering 50 → exactly 50).
+ * settle → on a leased key: the reservation returns to the lease, the charge comes out of it, and
+ * the usage row is written behind (batched every ~10 ms); an idle key's lease is returned in the same
+ * statement that writes its usage rows, so `used` is exact whenever nothing is in flight. On other
+ * keys: one statement (lock, capped charge, usage row), batched with the settlements gathered
+ * meanwhile. refund → back to the lease, or one UPDATE.
+ * With `trx` (video final states) every call is one statement inside the caller's transaction.
+ *
+ * What a crash costs (see PERFORMANCE.md): reservations and leases stay charged (the user loses at
+ * most one lease per key per instance, ≤ 1/64 of the remaining balance); usage rows still queued are
+ * lost, as is a charge above the reservation not yet written. Never more than the reservation in the
+ * user's favour.
  */
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { StandardMetrics } from '../observability/metrics.js';
+import { GroupCommit, ItemFailure } from './group-commit.js';
+import {
+  recordLeased,
+  refundOne,
+  reserveOne,
+  reserveWithLease,
+  type SettleItem,
+  settleBatch,
+  settleOne,
+  type UsageMeta,
+} from './statements.js';
+
+export type { UsageMeta } from './statements.js';
 
 export const UNITS_PER_CREDIT = 1_000_000;
 
 /** Credits (decimal, for the API edge) from integer units. */
 export function unitsToCredits(units: number): number {
   return units / UNITS_PER_CREDIT;
-}
-
-/** What a usage row records besides the units. */
-export interface UsageMeta {
-  kind?: 'text' | 'video' | (string & {});
-  model?: string | null;
-  inputTokens?: number | null;
-  outputTokens?: number | null;
-  seconds?: number | null;
-  requestId?: string | null;
-  /** Free reference, e.g. the video task id. */
-  ref?: string | null;
 }
 
 export interface SettleResult {
@@ -65,91 +83,251 @@ function assertUnits(name: string, v: number): void {
     throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
 }
 
-export function createBilling(db: Kysely<DB>, metrics?: StandardMetrics): Billing {
-  const inTrx = <T>(trx: Transaction<DB> | undefined, fn: (t: Transaction<DB>) => Promise<T>) =>
-    trx ? fn(trx) : db.transaction().execute(fn);
+export interface BillingOptions {
+  /** 'pglite' has one connection: one batch in flight per kind. Default 'postgres'. */
+  kind?: DatabaseKind;
+  /**
+   * How long settlements without `trx` gather before they are written (write-behind; default 10 ms).
+   * The reservation already holds the money, so the delay costs the client nothing; a crash in
+   * this window loses the usage rows and leaves the reservations charged.
+   */
+  settleGatherMs?: number;
+}
 
-  const recordUsage = async (
-    t: Kysely<DB> | Transaction<DB>,
-    keyId: number,
-    units: number,
-    meta: UsageMeta,
-  ) => {
-    await t
-      .insertInto('usage')
-      .values({
-        key_id: keyId,
-        kind: meta.kind ?? 'text',
-        model: meta.model ?? null,
-        input_tokens: meta.inputTokens ?? null,
-        output_tokens: meta.outputTokens ?? null,
-        seconds: meta.seconds ?? null,
-        units,
-        request_id: meta.requestId ?? null,
-        ref: meta.ref ?? null,
-        created_at: Math.floor(Date.now() / 1000),
-      })
-      .execute();
+/** Lease size, in multiples of the reservation that needed it. */
+const LEASE_CHUNK_FACTOR = 32;
+/** A lease is granted only while at least this many lease sizes of balance would remain. */
+const LEASE_HEADROOM = 64;
+
+/**
+ * This instance's lease on one key. `available` units are counted in the key's `used` but held by
+ * no request; `holders` counts the reservations made here and not yet settled. While `leased`, the
+ * key's `used` is over-stated by `available` (never under-stated); it is exact again once the key
+ * is idle here and the lease has been returned.
+ */
+interface KeyLease {
+  available: number;
+  holders: number;
+  leased: boolean;
+  /** The last round trip granted no lease (near the limit): no point queueing behind refills. */
+  exact: boolean;
+  refill: Promise<unknown> | null;
+}
+
+type LeasedWork =
+  | { keyId: number; units: number; meta: UsageMeta }
+  | { keyId: number; release: true };
+
+export function createBilling(
+  db: Kysely<DB>,
+  metrics?: StandardMetrics,
+  options: BillingOptions = {},
+): Billing & { drain(): Promise<void> } {
+  const inFlight = options.kind === 'pglite' ? 1 : 4;
+
+  const leases = new Map<number, KeyLease>();
+  const leaseOf = (keyId: number) => {
+    let lease = leases.get(keyId);
+    if (!lease) {
+      lease = { available: 0, holders: 0, leased: false, exact: false, refill: null };
+      leases.set(keyId, lease);
+    }
+    return lease;
+  };
+  const take = (lease: KeyLease, units: number) => {
+    lease.available -= units;
+    lease.holders++;
+    return true;
+  };
+
+  /** A reservation the lease cannot cover: one statement (a refill, or exact near the limit). */
+  const reserveFromDb = async (keyId: number, units: number): Promise<boolean> => {
+    const lease = leaseOf(keyId);
+    // One refill per key at a time; the others wait for it and try the lease again.
+    while (lease.refill && !lease.exact) {
+      await lease.refill.catch(() => {});
+      if (lease.available >= units) return take(lease, units);
+    }
+    const refill = reserveWithLease(db, keyId, units, units * LEASE_CHUNK_FACTOR, LEASE_HEADROOM);
+    lease.refill = refill;
+    let granted: number | null;
+    try {
+      granted = await refill;
+    } finally {
+      if (lease.refill === refill) lease.refill = null;
+    }
+    lease.exact = !granted;
+    if (granted !== null) {
+      lease.holders++;
+      if (granted > 0) {
+        lease.available += granted;
+        lease.leased = true;
+      }
+      return true;
+    }
+    // Refused: what the lease still holds may cover the part the balance cannot.
+    if (lease.available > 0 && (await reserveOne(db, keyId, units - lease.available))) {
+      lease.available = 0;
+      lease.holders++;
+      return true;
+    }
+    return false;
+  };
+
+  // Usage rows of leased keys, and the return of idle leases: written behind, every few ms.
+  const leasedQueue = new GroupCommit<LeasedWork, void>(
+    async (items) => {
+      const releases = new Map<number, number>();
+      const rows: Array<{ keyId: number; units: number; meta: UsageMeta }> = [];
+      for (const item of items) {
+        if (!('release' in item)) {
+          rows.push(item);
+          continue;
+        }
+        const lease = leases.get(item.keyId);
+        if (!lease?.leased || lease.holders > 0 || releases.has(item.keyId)) continue;
+        releases.set(item.keyId, lease.available);
+        lease.available = 0;
+        lease.leased = false;
+      }
+      // A release that could not be written: the lease is still held (returned with later rows).
+      const keep = (keyId: number, units: number) => {
+        const lease = leaseOf(keyId);
+        lease.available += units;
+        lease.leased = true;
+      };
+      try {
+        await recordLeased(db, releases, rows);
+        return items.map(() => undefined);
+      } catch (err) {
+        if (items.length === 1) {
+          for (const [keyId, units] of releases) keep(keyId, units);
+          throw err;
+        }
+      }
+      // Nothing was written. One by one, so a failing row (e.g. a deleted key) fails alone;
+      // releases first, so a reader who sees a row sees its balance.
+      for (const [keyId, units] of releases) {
+        await recordLeased(db, new Map([[keyId, units]]), []).catch(() => keep(keyId, units));
+      }
+      const results: Array<undefined | ItemFailure> = [];
+      for (const item of items) {
+        if ('release' in item) results.push(undefined);
+        else {
+          results.push(
+            await recordLeased(db, new Map(), [item]).then(
+              () => undefined,
+              (err: unknown) => new ItemFailure(err),
+            ),
+          );
+        }
+      }
+      return results;
+    },
+    1,
+    1024,
+    options.settleGatherMs ?? 10,
+  );
+
+  /** Ends one holder's reservation on a leased key; returns the lease once nobody holds one. */
+  const release = (keyId: number, lease: KeyLease) => {
+    lease.holders = Math.max(0, lease.holders - 1);
+    if (lease.holders === 0) void leasedQueue.submit({ keyId, release: true }).catch(() => {});
+  };
+
+  const settleQueue = new GroupCommit<SettleItem, number>(
+    async (items) => {
+      if (items.length === 1) return [await settleOne(db, items[0]!)];
+      let settled = new Set<number>();
+      try {
+        settled = await settleBatch(db, items);
+      } catch {
+        // nothing was applied; settle one by one
+      }
+      // One by one for the rest: a failing item (e.g. a deleted key) fails alone.
+      const results: Array<number | ItemFailure> = [];
+      for (const item of items) {
+        if (settled.has(item.keyId)) results.push(item.actual);
+        else results.push(await settleOne(db, item).catch((err: unknown) => new ItemFailure(err)));
+      }
+      return results;
+    },
+    inFlight,
+    512,
+    options.settleGatherMs ?? 10,
+  );
+
+  const countUsage = (charged: number, meta: UsageMeta) => {
+    if (!metrics) return;
+    const kind = meta.kind ?? 'text';
+    if (charged > 0) metrics.quotaUnitsCharged.inc({ kind }, charged);
+    const model = meta.model ?? 'unknown';
+    if (meta.inputTokens) metrics.tokens.inc({ model, direction: 'in' }, meta.inputTokens);
+    if (meta.outputTokens) metrics.tokens.inc({ model, direction: 'out' }, meta.outputTokens);
   };
 
   return {
     async reserve(keyId, units, trx) {
       assertUnits('units', units);
-      const res = await (trx ?? db)
-        .updateTable('api_keys')
-        .set({ used: sql`used + ${units}` })
-        .where('id', '=', keyId)
-        .where((eb) =>
-          eb.or([eb('quota', 'is', null), eb(sql`used + ${units}`, '<=', eb.ref('quota'))]),
-        )
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
+      if (trx) return reserveOne(trx, keyId, units);
+      const lease = leases.get(keyId);
+      if (lease && lease.available >= units) return take(lease, units);
+      return reserveFromDb(keyId, units);
     },
 
     async settle(keyId, reservedUnits, actualUnits, trx, meta = {}) {
       assertUnits('reservedUnits', reservedUnits);
       assertUnits('actualUnits', actualUnits);
-      const charged = await inTrx(trx, async (t) => {
-        // Lock the row, then compute the charge from the locked values: the balance may have been
-        // spent by other requests since the reservation, and must not go below zero.
-        const row = await t
-          .selectFrom('api_keys')
-          .select(['used', 'quota'])
-          .where('id', '=', keyId)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!row) return 0;
-        const base = Math.max(0, Number(row.used) - reservedUnits);
-        const cap = row.quota === null ? Number.POSITIVE_INFINITY : Number(row.quota) - base;
-        const chargedUnits = Math.max(0, Math.min(actualUnits, cap));
-        await t
-          .updateTable('api_keys')
-          .set({ used: base + chargedUnits })
-          .where('id', '=', keyId)
-          .execute();
-        await recordUsage(t, keyId, chargedUnits, meta);
-        return chargedUnits;
-      });
-      if (metrics) {
-        const kind = meta.kind ?? 'text';
-        if (charged > 0) metrics.quotaUnitsCharged.inc({ kind }, charged);
-        const model = meta.model ?? 'unknown';
-        if (meta.inputTokens) metrics.tokens.inc({ model, direction: 'in' }, meta.inputTokens);
-        if (meta.outputTokens) metrics.tokens.inc({ model, direction: 'out' }, meta.outputTokens);
+      const item: SettleItem = { keyId, reserved: reservedUnits, actual: actualUnits, meta };
+      if (trx) {
+        const charged = await settleOne(trx, item);
+        countUsage(charged, meta);
+        return { charged };
       }
+      const lease = leases.get(keyId);
+      let charged: number;
+      if (lease?.leased && actualUnits <= reservedUnits + lease.available) {
+        // The reservation (already in `used`) goes back to the lease and the charge comes out of
+        // it: only the usage row is left to write.
+        lease.available += reservedUnits - actualUnits;
+        release(keyId, lease);
+        await leasedQueue.submit({ keyId, units: actualUnits, meta });
+        charged = actualUnits;
+      } else if (lease?.leased) {
+        // Costlier than reservation and lease together: settle all we hold against the balance.
+        const held = reservedUnits + lease.available;
+        lease.available = 0;
+        release(keyId, lease);
+        charged = await settleQueue.submit({ ...item, reserved: held });
+      } else {
+        if (lease) lease.holders = Math.max(0, lease.holders - 1);
+        charged = await settleQueue.submit(item);
+      }
+      countUsage(charged, meta);
       return { charged };
     },
 
     async refund(keyId, reservedUnits, trx, meta) {
       assertUnits('reservedUnits', reservedUnits);
-      await inTrx(trx, async (t) => {
-        await t
-          .updateTable('api_keys')
-          .set({ used: sql`greatest(0, used - ${reservedUnits})` })
-          .where('id', '=', keyId)
-          .execute();
-        if (meta) await recordUsage(t, keyId, 0, meta);
-      });
+      const lease = trx ? undefined : leases.get(keyId);
+      if (lease?.leased) {
+        lease.available += reservedUnits;
+        release(keyId, lease);
+        if (meta) await leasedQueue.submit({ keyId, units: 0, meta });
+        return;
+      }
+      if (lease) lease.holders = Math.max(0, lease.holders - 1);
+      await refundOne(trx ?? db, keyId, reservedUnits, meta);
+    },
+
+    async drain() {
+      // Return every idle lease, then wait for everything queued.
+      for (const [keyId, lease] of leases) {
+        if (lease.leased && lease.holders === 0) {
+          void leasedQueue.submit({ keyId, release: true }).catch(() => {});
+        }
+      }
+      await Promise.all([leasedQueue.drain(), settleQueue.drain()]);
     },
   };
 }

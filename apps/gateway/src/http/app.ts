@@ -3,12 +3,12 @@
  *   observe (request id, log, metrics) → CORS → body limit → auth → rate limit → route
  */
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import type { Services } from '../services.js';
 import type { AppEnv } from './env.js';
 import { notFound, renderError, toApiError } from './errors.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimit } from './middleware/body-limit.js';
+import { corsHeaders } from './middleware/cors.js';
 import { observe } from './middleware/observe.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { type RouteGroup, routeGroups } from './routes/index.js';
@@ -28,7 +28,7 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
   // are involved, so any origin may. Preflights are answered here, before auth.
   app.use(
     '/v1/*',
-    cors({
+    corsHeaders({
       origin: services.config.corsOrigins,
       // Echo whatever headers the preflight asks for: the vendors' SDKs add their own in a browser
       // (x-stainless-*, anthropic-dangerous-direct-browser-access), and with no cookies in play an

@@ -1,4 +1,10 @@
-/** Structured JSON logs: one line per event on stdout, cheap enough for the hot path. */
+/**
+ * Structured JSON logs: one line per event on stdout, cheap enough for the hot path. Lines written to
+ * stdout are gathered and written together at most every 20 ms (or at 64 KiB): stdout to a pipe or
+ * file is a synchronous syscall in Node, one per line would cost one per request. Whatever is
+ * buffered is written synchronously when the process exits.
+ */
+import { writeSync } from 'node:fs';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -23,6 +29,56 @@ export interface LoggerOptions {
   base?: LogFields;
 }
 
+let pending = '';
+let scheduled = false;
+let exitHookInstalled = false;
+/** stdout's reader went away (EPIPE): drop lines rather than fail (and log the failure) forever. */
+let stdoutGone = false;
+
+function flushStdout(): void {
+  scheduled = false;
+  if (stdoutGone) pending = '';
+  if (pending === '') return;
+  const out = pending;
+  pending = '';
+  process.stdout.write(out);
+}
+
+/** Writes whatever is buffered now, synchronously (process exit, fatal errors). */
+export function flushLogsSync(): void {
+  if (stdoutGone) pending = '';
+  if (pending === '') return;
+  const out = pending;
+  pending = '';
+  try {
+    writeSync(1, out);
+  } catch {
+    // stdout closed: nothing left to tell
+  }
+}
+
+const FLUSH_INTERVAL_MS = 20;
+
+/** The default sink: buffered stdout. */
+function bufferedStdout(line: string): void {
+  pending += `${line}\n`;
+  if (stdoutGone) return;
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', flushLogsSync);
+    // Without a listener, a write to a closed pipe is an uncaught exception, whose handler logs
+    // it, which writes again: a busy loop (seen when a supervisor's log reader died).
+    process.stdout.on('error', () => {
+      stdoutGone = true;
+    });
+  }
+  if (pending.length > 64 * 1024) flushStdout();
+  else if (!scheduled) {
+    scheduled = true;
+    setTimeout(flushStdout, FLUSH_INTERVAL_MS).unref();
+  }
+}
+
 /**
  * Create a JSON line logger.
  *
@@ -33,7 +89,7 @@ export interface LoggerOptions {
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const min = LEVEL_RANK[options.level ?? 'info'];
-  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const write = options.write ?? bufferedStdout;
   const base = options.base ?? {};
 
   const emit = (level: LogLevel, msg: string, fields?: LogFields) => {

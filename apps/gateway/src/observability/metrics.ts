@@ -31,6 +31,7 @@ export interface Metrics {
 /** Default latency buckets in seconds. */
 export const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
+const NEEDS_ESCAPE = /[\\\n"]/;
 const NAME_RE = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 
 function labelKey(labels: Labels | undefined): string {
@@ -40,7 +41,11 @@ function labelKey(labels: Labels | undefined): string {
   keys.sort();
   let out = '';
   for (const k of keys) {
-    const v = String(labels[k]).replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+    const raw = String(labels[k]);
+    // Label values rarely need escaping: test once instead of running three replaces every time.
+    const v = NEEDS_ESCAPE.test(raw)
+      ? raw.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"')
+      : raw;
     out += `${out ? ',' : ''}${k}="${v}"`;
   }
   return out;

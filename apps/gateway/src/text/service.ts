@@ -264,7 +264,10 @@ export function createTextService(deps: TextServiceDeps): TextService {
 
     // One abort controller per request: client disconnect aborts whichever attempt is running.
     const abort = new AbortController();
-    const onClientAbort = () => abort.abort(ctx.signal?.reason);
+    // Always an AbortError: @hono/node-server aborts with a plain string, which undici would pass on
+    // and the adapter would classify as a retryable connection failure (opening the breaker).
+    const onClientAbort = () =>
+      abort.abort(new DOMException('The client closed the request.', 'AbortError'));
     if (ctx.signal?.aborted) onClientAbort();
     ctx.signal?.addEventListener('abort', onClientAbort, { once: true });
 
@@ -346,8 +349,10 @@ export function createTextService(deps: TextServiceDeps): TextService {
       const output = usage?.outputTokens ?? (await countTokens(responseText(out)));
       settle(settlement, input, output);
       const payload = result.plan.passthrough ? result.raw : JSON.stringify(out);
+      const bytes = payload instanceof Buffer ? payload : Buffer.from(payload);
+      // A view, not a copy: the bytes are written to the socket as they are.
       return new Response(
-        new Uint8Array(payload instanceof Buffer ? payload : Buffer.from(payload)),
+        new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
         {
           status: 200,
           headers: { 'content-type': 'application/json', [OVERHEAD_HEADER]: overhead() },

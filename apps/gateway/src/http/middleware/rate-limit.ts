@@ -31,7 +31,6 @@ export function rateLimit(limiter: RateLimiter, log: Logger): MiddlewareHandler<
       headers['x-ratelimit-remaining-tokens'] = String(decision.tokens.remaining);
       headers['x-ratelimit-reset-tokens'] = formatResetDuration(decision.tokens.resetMs);
     }
-    for (const [k, v] of Object.entries(headers)) c.header(k, v);
     if (!decision.allowed) {
       const err =
         decision.reason === 'tokens'
@@ -49,5 +48,13 @@ export function rateLimit(limiter: RateLimiter, log: Logger): MiddlewareHandler<
       throw err;
     }
     await next();
+    // Added after the route answered: the route may return its own Response (text completions),
+    // which would not carry headers prepared before it ran.
+    try {
+      const out = c.res.headers;
+      for (const k in headers) out.set(k, headers[k]!);
+    } catch {
+      // immutable headers (a proxied Response)
+    }
   };
 }

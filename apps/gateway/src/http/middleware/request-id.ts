@@ -3,8 +3,19 @@ import { randomBytes } from 'node:crypto';
 
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+// Random bytes drawn 4 KiB at a time: one syscall per ~340 ids instead of one per request.
+const POOL_BYTES = 12 * 341;
+let pool = Buffer.alloc(0);
+let offset = POOL_BYTES;
+
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('hex')}`;
+  if (offset + 12 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  const id = pool.toString('hex', offset, offset + 12);
+  offset += 12;
+  return `req_${id}`;
 }
 
 export function pickRequestId(incoming: string | undefined | null): string {

@@ -27,7 +27,10 @@ export function createAgent(timeouts: ProviderTimeouts): Agent {
     headersTimeout: timeouts.firstByteMs,
     bodyTimeout: timeouts.idleMs,
     keepAliveTimeout: 30_000,
-    connections: 256,
+    // A streamed chat holds its connection for its whole duration: a low cap queues stream N+1
+    // behind the first N (BENCHMARKS.md finding 3). Keep-alive sockets are reused, so this only
+    // bounds bursts.
+    connections: 4096,
   });
 }
 

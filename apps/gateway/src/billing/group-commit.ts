@@ -1,0 +1,110 @@
+/**
+ * Group commit: calls submitted in the same turn of the event loop, or while a database round trip
+ * is in flight, are served by ONE round trip. A batch starts at the end of the current turn
+ * (setImmediate: no timer, so no added latency at low load); under load the batch grows by itself,
+ * so the database does one statement for many requests. (PGlite runs a query synchronously inside
+ * the call, so without the end-of-turn gather every call would find the queue empty.)
+ */
+
+/** A result that rejects one item of a batch (the others still get theirs). */
+export class ItemFailure {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * Runs one batch; returns one result per item, in order (an ItemFailure rejects that item). May
+ * throw: every item then rejects.
+ */
+export type BatchRunner<I, O> = (items: I[]) => Promise<Array<O | ItemFailure>>;
+
+interface Pending<I, O> {
+  item: I;
+  resolve: (value: O) => void;
+  reject: (reason: unknown) => void;
+}
+
+/**
+ * @example
+ * const reserve = new GroupCommit(async (items) => items.map(() => true));
+ * await reserve.submit({ keyId: 1, units: 5 }); // true
+ */
+export class GroupCommit<I, O> {
+  private queue: Pending<I, O>[] = [];
+  private running = 0;
+  private scheduled = false;
+  private readonly idle = new Set<() => void>();
+
+  constructor(
+    private readonly run: BatchRunner<I, O>,
+    /** Batches in flight at once (1 for PGlite's single connection). */
+    private readonly maxInFlight = 1,
+    private readonly maxBatch = 512,
+    /**
+     * 0: gather until the end of the current turn. > 0: write-behind — gather for this long (for
+     * work nobody waits on, e.g. settlements after the response was sent): fewer, larger batches.
+     */
+    private readonly gatherMs = 0,
+  ) {}
+
+  private timer: NodeJS.Timeout | null = null;
+
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Resolves when nothing is queued or running. */
+  drain(): Promise<void> {
+    if (this.queue.length === 0 && this.running === 0) return Promise.resolve();
+    const idle = new Promise<void>((resolve) => this.idle.add(resolve));
+    if (this.timer) {
+      // Shutting down: do not wait out the gather delay.
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.startBatches();
+    }
+    return idle;
+  }
+
+  private pump(): void {
+    if (this.scheduled || this.running >= this.maxInFlight || this.queue.length === 0) return;
+    this.scheduled = true;
+    if (this.gatherMs > 0) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.startBatches();
+      }, this.gatherMs);
+    } else setImmediate(() => this.startBatches());
+  }
+
+  private startBatches(): void {
+    this.scheduled = false;
+    while (this.running < this.maxInFlight && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      this.running++;
+      void this.execute(batch);
+    }
+  }
+
+  private async execute(batch: Pending<I, O>[]): Promise<void> {
+    try {
+      const results = await this.run(batch.map((p) => p.item));
+      for (let i = 0; i < batch.length; i++) {
+        const result = results[i];
+        if (result instanceof ItemFailure) batch[i]!.reject(result.error);
+        else batch[i]!.resolve(result as O);
+      }
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+    } finally {
+      this.running--;
+      this.pump();
+      if (this.queue.length === 0 && this.running === 0) {
+        for (const resolve of this.idle) resolve();
+        this.idle.clear();
+      }
+    }
+  }
+}

@@ -1,0 +1,180 @@
+/** The group-committed (batched) paths of billing: many concurrent calls, one statement per batch. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBilling } from '../src/billing/billing.js';
+import { GroupCommit } from '../src/billing/group-commit.js';
+import { createKeyService } from '../src/keys/keys.js';
+import { eachDatabase, openTestDatabase, type TestDatabase } from './helpers/index.js';
+
+describe('GroupCommit', () => {
+  it('batches the calls of one turn, and the calls that arrive while a batch runs', async () => {
+    const batches: number[][] = [];
+    let started!: () => void;
+    const firstStarted = new Promise<void>((r) => {
+      started = r;
+    });
+    const q = new GroupCommit<number, number>(async (items) => {
+      batches.push(items);
+      started();
+      await new Promise((r) => setTimeout(r, 5));
+      return items.map((i) => i * 2);
+    });
+    const first = [1, 2].map((i) => q.submit(i));
+    await firstStarted;
+    const later = [3, 4, 5].map((i) => q.submit(i));
+    expect(await Promise.all([...first, ...later])).toEqual([2, 4, 6, 8, 10]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
+    await q.drain();
+  });
+
+  it('rejects every item of a failed batch and keeps serving', async () => {
+    let fail = true;
+    const q = new GroupCommit<number, number>(async (items) => {
+      if (fail) {
+        fail = false;
+        throw new Error('boom');
+      }
+      return items;
+    });
+    await expect(q.submit(1)).rejects.toThrow('boom');
+    expect(await q.submit(2)).toBe(2);
+  });
+});
+
+describe.each(eachDatabase())('batched billing on $name', (target) => {
+  let h: TestDatabase;
+  beforeAll(async () => {
+    h = await openTestDatabase(target);
+  });
+  afterAll(() => h?.close());
+
+  const usedOf = async (id: number) =>
+    Number(
+      (
+        await h.db
+          .selectFrom('api_keys')
+          .select('used')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).used,
+    );
+
+  it('settles 100 concurrent requests on two keys exactly, one usage row each', async () => {
+    const keys = createKeyService(h.db);
+    const billing = createBilling(h.db, undefined, { kind: h.kind });
+    const a = (await keys.create({ name: 'a', quota: 1_000_000 })).record;
+    const b = (await keys.create({ name: 'b', quota: null })).record;
+    const reserved = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => billing.reserve(i % 2 ? a.id : b.id, 1_000)),
+    );
+    expect(reserved.every(Boolean)).toBe(true);
+    expect(await usedOf(a.id)).toBe(50_000);
+    const charged = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        billing.settle(i % 2 ? a.id : b.id, 1_000, 10 + i, undefined, {
+          kind: 'text',
+          requestId: `r${i}`,
+          inputTokens: i,
+        }),
+      ),
+    );
+    expect(charged.map((c) => c.charged)).toEqual(Array.from({ length: 100 }, (_, i) => 10 + i));
+    const expectA = Array.from({ length: 50 }, (_, j) => 10 + 2 * j + 1).reduce((x, y) => x + y);
+    const expectB = Array.from({ length: 50 }, (_, j) => 10 + 2 * j).reduce((x, y) => x + y);
+    expect(await usedOf(a.id)).toBe(expectA);
+    expect(await usedOf(b.id)).toBe(expectB);
+    const rows = await h.db
+      .selectFrom('usage')
+      .select(['key_id', 'units', 'request_id', 'input_tokens'])
+      .where('key_id', 'in', [a.id, b.id])
+      .execute();
+    expect(rows).toHaveLength(100);
+    for (const r of rows) {
+      const i = Number(r.request_id?.slice(1));
+      expect([Number(r.key_id), Number(r.units), Number(r.input_tokens)]).toEqual([
+        i % 2 ? a.id : b.id,
+        10 + i,
+        i,
+      ]);
+    }
+  });
+
+  it('caps a batch that overshoots the quota, never going past it', async () => {
+    const keys = createKeyService(h.db);
+    const billing = createBilling(h.db, undefined, { kind: h.kind });
+    const { record } = await keys.create({ name: 'tight', quota: 10_000 });
+    const ok = await Promise.all(
+      Array.from({ length: 10 }, () => billing.reserve(record.id, 1_000)),
+    );
+    expect(ok.every(Boolean)).toBe(true);
+    // Every request cost twice its reservation: only 10,000 exist, so the total charge is capped.
+    const charged = await Promise.all(
+      Array.from({ length: 10 }, () => billing.settle(record.id, 1_000, 2_000)),
+    );
+    expect(charged.reduce((s, c) => s + c.charged, 0)).toBe(10_000);
+    expect(await usedOf(record.id)).toBe(10_000);
+    const units = await h.db
+      .selectFrom('usage')
+      .select('units')
+      .where('key_id', '=', record.id)
+      .execute();
+    expect(units.reduce((s, r) => s + Number(r.units), 0)).toBe(10_000);
+  });
+
+  it('leases far from the limit, and the balance is exact again once the key is idle', async () => {
+    const keys = createKeyService(h.db);
+    const billing = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 1 });
+    const { record } = await keys.create({ name: 'lease', quota: null });
+    const ok = await Promise.all(Array.from({ length: 40 }, () => billing.reserve(record.id, 500)));
+    expect(ok.every(Boolean)).toBe(true);
+    // In flight: the balance holds the reservations and the lease (over-stated, never under).
+    expect(await usedOf(record.id)).toBeGreaterThan(40 * 500);
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => billing.settle(record.id, 500, i, undefined, {})),
+    );
+    expect(await usedOf(record.id)).toBe(
+      Array.from({ length: 40 }, (_, i) => i).reduce((a, b) => a + b),
+    );
+    // A settlement costlier than reservation + lease goes to the balance.
+    expect(await billing.reserve(record.id, 100)).toBe(true);
+    const big = await billing.settle(record.id, 100, 10_000_000, undefined, {});
+    expect(big.charged).toBe(10_000_000);
+    await billing.drain();
+    expect(await usedOf(record.id)).toBe(780 + 10_000_000);
+  });
+
+  it('two instances leasing from one key never spend more than its quota', async () => {
+    const keys = createKeyService(h.db);
+    const a = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 1 });
+    const b = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 1 });
+    const { record } = await keys.create({ name: 'shared', quota: 3_000_000 });
+    const attempts = Array.from({ length: 4_000 }, (_, i) =>
+      (i % 2 ? a : b).reserve(record.id, 1_000),
+    );
+    const granted = (await Promise.all(attempts)).filter(Boolean).length;
+    expect(granted).toBe(3_000);
+    expect(await usedOf(record.id)).toBe(3_000_000);
+    await a.drain();
+    await b.drain();
+    expect(await usedOf(record.id)).toBe(3_000_000);
+  });
+
+  it('a settlement that cannot be written fails alone, not its whole batch', async () => {
+    const keys = createKeyService(h.db);
+    const billing = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 5 });
+    const kept = (await keys.create({ name: 'kept', quota: null })).record;
+    const gone = (await keys.create({ name: 'gone', quota: null })).record;
+    expect(await billing.reserve(kept.id, 1_000)).toBe(true);
+    expect(await billing.reserve(gone.id, 1_000)).toBe(true);
+    await h.db.deleteFrom('api_keys').where('id', '=', gone.id).execute();
+    const [ok, failed] = await Promise.allSettled([
+      billing.settle(kept.id, 1_000, 700, undefined, { requestId: 'kept' }),
+      billing.settle(gone.id, 1_000, 700, undefined, { requestId: 'gone' }),
+    ]);
+    expect(ok).toEqual({ status: 'fulfilled', value: { charged: 700 } });
+    expect(failed.status).toBe('rejected');
+    expect(await usedOf(kept.id)).toBe(700);
+  });
+});

@@ -1,0 +1,37 @@
+/** Clients that hang up are not upstream failures: they must not open the circuit breaker. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../helpers/index.js';
+
+describe('client disconnects', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ simulator: { latencyMs: 300 } });
+  });
+  afterAll(() => gw?.close());
+
+  it('leave the model available after many hang-ups', async () => {
+    const { key } = await gw.createKey({ quota: 1_000_000_000 });
+    const body = {
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      max_tokens: 5,
+    };
+    const hangUps = Array.from({ length: 8 }, () =>
+      gw
+        .fetch('/v1/chat/completions', {
+          method: 'POST',
+          key,
+          json: body,
+          signal: AbortSignal.timeout(50),
+        })
+        .then(
+          () => 'answered',
+          () => 'hung up',
+        ),
+    );
+    expect(await Promise.all(hangUps)).toContain('hung up');
+    const res = await gw.fetch('/v1/chat/completions', { method: 'POST', key, json: body });
+    expect(res.status).toBe(200);
+    await res.text();
+  });
+});
