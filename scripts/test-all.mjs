@@ -24,8 +24,12 @@ const steps = [
       'test',
       '--output-logs=new-only',
       '--continue',
+      '--filter=!@modelgate/bench',
     ],
   ],
+  // The benchmark regression guard measures latency ratios, so it runs alone after everything else
+  // rather than beside the test suites competing for the same two cores.
+  ['benchmark regression guard', 'pnpm', ['--filter', '@modelgate/bench', 'test']],
   existsSync('packages/core/openapi-ts.config.ts') && [
     'generated client is up to date',
     'pnpm',
