@@ -148,7 +148,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
     }
 
     const app = createApp(services, options.routes);
-    const apiListener = await listen((req) => app.fetch(req), config.port, config.host);
+    const apiListener = await listen((req, env) => app.fetch(req, env), config.port, config.host);
     listeners.push(apiListener);
     const url = urlFor(config.host, apiListener.port);
     await services.lifecycle.start();

@@ -12,7 +12,9 @@ export interface Listener {
 }
 
 export function listen(
-  fetch: (req: Request) => Response | Promise<Response>,
+  // `env` is @hono/node-server's `{ incoming, outgoing }`: pass it on to Hono (`c.env`) so
+  // middleware can read the Node request without building a web Request.
+  fetch: (req: Request, env: unknown) => Response | Promise<Response>,
   port: number,
   host: string,
 ): Promise<Listener> {

@@ -85,7 +85,9 @@ export interface ReadJsonOptions {
 /**
  * Read and parse the JSON body. A body sent with another Content-Type → 415 `unsupported_media_type`;
  * malformed or empty JSON → 400 `invalid_json`. The 1 MiB limit is enforced while reading by the
- * body-limit middleware.
+ * body-limit middleware. On @hono/node-server (2.1.x) `c.req.text()` reads the Node request
+ * directly, without building a web `Request`, as long as nothing touched `c.req.raw.body` before
+ * (the body-limit middleware takes care not to).
  *
  * @example
  * const body = await readJsonBody(c);                      // required

@@ -82,6 +82,9 @@ export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void 
       key: c.get('key'),
       requestId: c.get('requestId'),
       startedAt: c.get('startedAt') ?? performance.now(),
+      // Cheap on @hono/node-server 2.1.x: the adapter's lazy Request answers `signal` from its own
+      // AbortController (aborted on a hang-up before the response finished) without building a
+      // web Request.
       signal: c.req.raw.signal,
     });
 
