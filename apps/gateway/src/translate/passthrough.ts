@@ -6,7 +6,7 @@
  */
 import type { SseEvent } from './sse.js';
 import type { MeteredUsage, OpenAiStreamFormat, StreamTransform } from './stream.js';
-import { anthropicStreamError, openAiStreamError } from './stream.js';
+import { anthropicStreamError, openAiStreamError, TerminableStream } from './stream.js';
 
 // A usage object (not `"usage": null`) somewhere in the chunk.
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
@@ -19,13 +19,15 @@ const USAGE_OBJECT = /"usage"\s*:\s*\{/;
  * const t = new OpenAiPassthroughStream({ includeUsage: false, format: 'chat' });
  * for (const ev of parser.push(text)) for (const out of t.push(ev)) write(out);
  */
-export class OpenAiPassthroughStream implements StreamTransform<SseEvent> {
+export class OpenAiPassthroughStream extends TerminableStream implements StreamTransform<SseEvent> {
+  protected readonly errorEvent = openAiStreamError;
   usage: MeteredUsage = { inputTokens: null, outputTokens: null };
   completed = false;
   private readonly contentChunks: string[] = [];
-  private ended = false;
 
-  constructor(private readonly options: { includeUsage: boolean; format: OpenAiStreamFormat }) {}
+  constructor(private readonly options: { includeUsage: boolean; format: OpenAiStreamFormat }) {
+    super();
+  }
 
   push(event: SseEvent): string[] {
     if (this.ended) return [];
@@ -68,26 +70,17 @@ export class OpenAiPassthroughStream implements StreamTransform<SseEvent> {
     }
     return text;
   }
-
-  end(): string[] {
-    if (this.ended) return [];
-    this.ended = true;
-    return [openAiStreamError('upstream_error', 'The upstream stream ended before completion.')];
-  }
-
-  fail(type: string, message: string): string[] {
-    if (this.ended) return [];
-    this.ended = true;
-    return [openAiStreamError(type, message)];
-  }
 }
 
 /** Forwards an Anthropic event stream, reading usage from message_start and message_delta. */
-export class AnthropicPassthroughStream implements StreamTransform<SseEvent> {
+export class AnthropicPassthroughStream
+  extends TerminableStream
+  implements StreamTransform<SseEvent>
+{
+  protected readonly errorEvent = anthropicStreamError;
   usage: MeteredUsage = { inputTokens: null, outputTokens: null };
   completed = false;
   private readonly deltas: string[] = [];
-  private ended = false;
 
   push(event: SseEvent): string[] {
     if (this.ended) return [];
@@ -133,17 +126,5 @@ export class AnthropicPassthroughStream implements StreamTransform<SseEvent> {
       }
     }
     return text;
-  }
-
-  end(): string[] {
-    if (this.ended) return [];
-    this.ended = true;
-    return [anthropicStreamError('upstream_error', 'The upstream stream ended before completion.')];
-  }
-
-  fail(type: string, message: string): string[] {
-    if (this.ended) return [];
-    this.ended = true;
-    return [anthropicStreamError(type, message)];
   }
 }

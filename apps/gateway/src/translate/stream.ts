@@ -80,6 +80,26 @@ export function anthropicStreamError(type: string, message: string): string {
   return anthropicSse({ type: 'error', error: { type: apiErrorType(type), message } });
 }
 
+/**
+ * The ending every transform shares: after its last event it emits nothing more, and an upstream
+ * that closes early or a gateway that gives up yields exactly one error event in the client's format.
+ */
+export abstract class TerminableStream {
+  protected ended = false;
+  /** Writes an in-stream error event in the format the client reads. */
+  protected abstract readonly errorEvent: (type: string, message: string) => string;
+
+  end(): string[] {
+    return this.fail('upstream_error', 'The upstream stream ended before completion.');
+  }
+
+  fail(type: string, message: string): string[] {
+    if (this.ended) return [];
+    this.ended = true;
+    return [this.errorEvent(type, message)];
+  }
+}
+
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
@@ -89,7 +109,11 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  * const t = new AnthropicToOpenAiStream({ includeUsage: false, format: 'chat' });
  * t.push({ type: 'message_start', message }); // ['data: {…"delta":{"role":"assistant","content":""}…}\n\n']
  */
-export class AnthropicToOpenAiStream implements StreamTransform<AnthropicStreamEvent> {
+export class AnthropicToOpenAiStream
+  extends TerminableStream
+  implements StreamTransform<AnthropicStreamEvent>
+{
+  protected readonly errorEvent = openAiStreamError;
   usage: MeteredUsage = { inputTokens: null, outputTokens: null };
   producedText = '';
   completed = false;
@@ -97,9 +121,10 @@ export class AnthropicToOpenAiStream implements StreamTransform<AnthropicStreamE
   private model = '';
   private readonly created = nowSeconds();
   private finishReason: string | null = null;
-  private ended = false;
 
-  constructor(private readonly options: { includeUsage: boolean; format: OpenAiStreamFormat }) {}
+  constructor(private readonly options: { includeUsage: boolean; format: OpenAiStreamFormat }) {
+    super();
+  }
 
   private chunk(delta: { role?: 'assistant'; content?: string }, finishReason: string | null) {
     if (this.options.format === 'completion') {
@@ -196,18 +221,6 @@ export class AnthropicToOpenAiStream implements StreamTransform<AnthropicStreamE
         return [];
     }
   }
-
-  end(): string[] {
-    if (this.ended) return [];
-    this.ended = true;
-    return [openAiStreamError('upstream_error', 'The upstream stream ended before completion.')];
-  }
-
-  fail(type: string, message: string): string[] {
-    if (this.ended) return [];
-    this.ended = true;
-    return [openAiStreamError(type, message)];
-  }
 }
 
 /** A parsed OpenAI stream item: a chunk, or the `[DONE]` terminator. */
@@ -231,7 +244,11 @@ function isErrorItem(item: OpenAiStreamItem): item is OpenAiStreamError {
  * const t = new OpenAiToAnthropicStream({ estimatedInputTokens: 12 });
  * t.push(chunk); t.push('done'); // message_start … message_stop
  */
-export class OpenAiToAnthropicStream implements StreamTransform<OpenAiStreamItem> {
+export class OpenAiToAnthropicStream
+  extends TerminableStream
+  implements StreamTransform<OpenAiStreamItem>
+{
+  protected readonly errorEvent = anthropicStreamError;
   usage: MeteredUsage = { inputTokens: null, outputTokens: null };
   producedText = '';
   completed = false;
@@ -239,9 +256,10 @@ export class OpenAiToAnthropicStream implements StreamTransform<OpenAiStreamItem
   private blockOpen = false;
   private blockCount = 0;
   private stopReason: string | null = null;
-  private ended = false;
 
-  constructor(private readonly options: { estimatedInputTokens: number }) {}
+  constructor(private readonly options: { estimatedInputTokens: number }) {
+    super();
+  }
 
   private start(chunk: OpenAiChatChunk): string[] {
     if (this.started) return [];
@@ -328,17 +346,9 @@ export class OpenAiToAnthropicStream implements StreamTransform<OpenAiStreamItem
     return out;
   }
 
-  end(): string[] {
-    if (this.ended) return [];
+  override end(): string[] {
     // Upstream closed without [DONE]: if it had finished a choice, close the message normally.
-    if (this.started && this.stopReason !== null) return this.finish();
-    this.ended = true;
-    return [anthropicStreamError('upstream_error', 'The upstream stream ended before completion.')];
-  }
-
-  fail(type: string, message: string): string[] {
-    if (this.ended) return [];
-    this.ended = true;
-    return [anthropicStreamError(type, message)];
+    if (!this.ended && this.started && this.stopReason !== null) return this.finish();
+    return super.end();
   }
 }
