@@ -125,20 +125,18 @@ export interface Resources {
 }
 
 export function createResources({ api: client, invoke }: Invoker): Resources {
-  const headersOf = (options: CallOptions | undefined) => options?.headers;
+  /** What every generated SDK call takes, plus the operation's own body, path or query. */
+  const args = <Own extends object>(
+    fetch: typeof globalThis.fetch,
+    options: CallOptions | undefined,
+    own: Own,
+  ) => ({ client, fetch, headers: options?.headers, throwOnError: true as const, ...own });
   return {
     chat: {
       completions: {
         create: (body, options) =>
           invoke(
-            (fetch) =>
-              createChatCompletion({
-                client,
-                fetch,
-                body,
-                headers: headersOf(options),
-                throwOnError: true,
-              }),
+            (fetch) => createChatCompletion(args(fetch, options, { body })),
             options,
             'zChatCompletion',
           ),
@@ -146,67 +144,28 @@ export function createResources({ api: client, invoke }: Invoker): Resources {
     },
     completions: {
       create: (body, options) =>
-        invoke(
-          (fetch) =>
-            createCompletion({
-              client,
-              fetch,
-              body,
-              headers: headersOf(options),
-              throwOnError: true,
-            }),
-          options,
-          'zCompletion',
-        ),
+        invoke((fetch) => createCompletion(args(fetch, options, { body })), options, 'zCompletion'),
     },
     messages: {
       create: (body, options) =>
-        invoke(
-          (fetch) =>
-            createMessage({ client, fetch, body, headers: headersOf(options), throwOnError: true }),
-          options,
-          'zMessage',
-        ),
+        invoke((fetch) => createMessage(args(fetch, options, { body })), options, 'zMessage'),
     },
     models: {
       list: (options) =>
-        invoke(
-          (fetch) => listModels({ client, fetch, headers: headersOf(options), throwOnError: true }),
-          options,
-          'zModelList',
-        ),
+        invoke((fetch) => listModels(args(fetch, options, {})), options, 'zModelList'),
     },
     files: {
       create: (body, options) =>
-        invoke(
-          (fetch) =>
-            createFile({ client, fetch, body, headers: headersOf(options), throwOnError: true }),
-          options,
-          'zFileObject',
-        ),
+        invoke((fetch) => createFile(args(fetch, options, { body })), options, 'zFileObject'),
       retrieve: (fileId, options) =>
         invoke(
-          (fetch) =>
-            getFile({
-              client,
-              fetch,
-              path: { file_id: fileId },
-              headers: headersOf(options),
-              throwOnError: true,
-            }),
+          (fetch) => getFile(args(fetch, options, { path: { file_id: fileId } })),
           options,
           'zFileObject',
         ),
       delete: (fileId, options) =>
         invoke(
-          (fetch) =>
-            deleteFile({
-              client,
-              fetch,
-              path: { file_id: fileId },
-              headers: headersOf(options),
-              throwOnError: true,
-            }),
+          (fetch) => deleteFile(args(fetch, options, { path: { file_id: fileId } })),
           options,
           'zDeletedFile',
         ),
@@ -218,53 +177,31 @@ export function createResources({ api: client, invoke }: Invoker): Resources {
           const idempotencyKey = options?.idempotencyKey ?? randomId();
           return invoke(
             (fetch) =>
-              createVideoGeneration({
-                client,
-                fetch,
-                body,
-                headers: { ...options?.headers, 'Idempotency-Key': idempotencyKey },
-                throwOnError: true,
-              }),
+              createVideoGeneration(
+                args(fetch, options, {
+                  body,
+                  headers: { ...options?.headers, 'Idempotency-Key': idempotencyKey },
+                }),
+              ),
             options,
             'zVideoTaskCreated',
           );
         },
         retrieve: (taskId, options) =>
           invoke(
-            (fetch) =>
-              getVideoGeneration({
-                client,
-                fetch,
-                path: { task_id: taskId },
-                headers: headersOf(options),
-                throwOnError: true,
-              }),
+            (fetch) => getVideoGeneration(args(fetch, options, { path: { task_id: taskId } })),
             options,
             'zVideoTask',
           ),
         list: (query, options) =>
           invoke(
-            (fetch) =>
-              listVideoGenerations({
-                client,
-                fetch,
-                query,
-                headers: headersOf(options),
-                throwOnError: true,
-              }),
+            (fetch) => listVideoGenerations(args(fetch, options, { query })),
             options,
             'zVideoTaskList',
           ),
         cancel: (taskId, options) =>
           invoke(
-            (fetch) =>
-              cancelVideoGeneration({
-                client,
-                fetch,
-                path: { task_id: taskId },
-                headers: headersOf(options),
-                throwOnError: true,
-              }),
+            (fetch) => cancelVideoGeneration(args(fetch, options, { path: { task_id: taskId } })),
             options,
             'zVideoTask',
           ),
@@ -272,41 +209,23 @@ export function createResources({ api: client, invoke }: Invoker): Resources {
     },
     billing: {
       creditGrants: (options) =>
-        invoke(
-          (fetch) =>
-            getCreditGrants({ client, fetch, headers: headersOf(options), throwOnError: true }),
-          options,
-          'zCreditSummary',
-        ),
+        invoke((fetch) => getCreditGrants(args(fetch, options, {})), options, 'zCreditSummary'),
     },
     tokens: {
       create: (body, options) =>
-        invoke(
-          (fetch) =>
-            createToken({ client, fetch, body, headers: headersOf(options), throwOnError: true }),
-          options,
-          'zToken',
-        ),
+        invoke((fetch) => createToken(args(fetch, options, { body })), options, 'zToken'),
     },
     callbacks: {
       secret: {
         retrieve: (options) =>
           invoke(
-            (fetch) =>
-              getCallbackSecret({ client, fetch, headers: headersOf(options), throwOnError: true }),
+            (fetch) => getCallbackSecret(args(fetch, options, {})),
             options,
             'zCallbackSecret',
           ),
         rotate: (body, options) =>
           invoke(
-            (fetch) =>
-              rotateCallbackSecret({
-                client,
-                fetch,
-                body,
-                headers: headersOf(options),
-                throwOnError: true,
-              }),
+            (fetch) => rotateCallbackSecret(args(fetch, options, { body })),
             options,
             'zCallbackSecret',
           ),
@@ -314,14 +233,7 @@ export function createResources({ api: client, invoke }: Invoker): Resources {
       deliveries: {
         list: (query, options) =>
           invoke(
-            (fetch) =>
-              listCallbackDeliveries({
-                client,
-                fetch,
-                query,
-                headers: headersOf(options),
-                throwOnError: true,
-              }),
+            (fetch) => listCallbackDeliveries(args(fetch, options, { query })),
             options,
             'zCallbackDeliveryList',
           ),
