@@ -1,15 +1,8 @@
-// createClient: resolves the configuration once and runs every call through the generated SDK
-// functions with our transport (timeouts, retries, errors) plugged in as their `fetch`.
-
-import { ConnectionError, ModelgateError, TimeoutError } from './errors.js';
-import {
-  createConfig,
-  createClient as createGeneratedClient,
-  type Client as GeneratedClient,
-} from './generated/client/index.js';
-import { createResources, type Resources } from './resources.js';
-import { type Sent, send } from './transport.js';
-import { type ResponseSchemaName, validateResponse } from './validate.js';
+// createClient: resolves the configuration once. `client.request` (streams) goes straight to the
+// transport; the typed methods load the generated SDK on their first call (lazy-resources.ts).
+import { lazyResources } from './lazy-resources.js';
+import { sendRequest } from './request.js';
+import type { Resources } from './resources.js';
 
 /** Options of {@link createClient}. */
 export interface ModelgateClientOptions {
@@ -77,17 +70,6 @@ export interface ModelgateClient extends Resources {
   request(init: RawRequest): Promise<Response>;
 }
 
-/** Runs one generated SDK call with the given fetch; returns its data and response. */
-export type GeneratedCall<T> = (
-  fetch: typeof globalThis.fetch,
-) => Promise<{ data: T; response: Response }>;
-
-/** Shared by the resource methods: sends, maps errors, optionally validates. */
-export interface Invoker {
-  readonly api: GeneratedClient;
-  invoke<T>(call: GeneratedCall<T>, options?: CallOptions, schema?: ResponseSchemaName): Promise<T>;
-}
-
 /**
  * Creates a modelgate client.
  *
@@ -105,59 +87,10 @@ export interface Invoker {
  */
 export function createClient(options: ModelgateClientOptions): ModelgateClient {
   const resolved = resolveOptions(options);
-  const api = createGeneratedClient(
-    createConfig({
-      baseUrl: resolved.baseUrl,
-      auth: resolved.apiKey,
-      headers: resolved.headers,
-      throwOnError: true,
-    }),
-  );
-
-  const invoker: Invoker = {
-    api,
-    async invoke(call, callOptions = {}, schema) {
-      const attempt = new CallAttempt(resolved, callOptions);
-      try {
-        const { data, response } = await call(attempt.fetch);
-        if (resolved.validateResponses && schema) await validateResponse(schema, data, response);
-        return data;
-      } catch (error) {
-        throw attempt.normalize(error);
-      } finally {
-        attempt.release();
-      }
-    },
-  };
-
   return {
     options: resolved,
-    ...createResources(invoker),
-    async request(init) {
-      const attempt = new CallAttempt(resolved, init);
-      try {
-        const { response } = await api.request({
-          method: init.method,
-          url: init.path,
-          body: init.body,
-          query: init.query,
-          headers: {
-            ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
-            ...init.headers,
-          },
-          security: [{ scheme: 'bearer', type: 'http' }],
-          parseAs: 'stream',
-          fetch: attempt.fetch,
-          throwOnError: true,
-        });
-        return response;
-      } catch (error) {
-        throw attempt.normalize(error);
-      } finally {
-        // Streams may run for minutes: the timeout covers the wait for the headers only.
-        attempt.release();
-      }
-    },
+    ...lazyResources(resolved),
+    request: (init) => sendRequest(resolved, init),
   };
 }
 
@@ -176,62 +109,4 @@ function resolveOptions(options: ModelgateClientOptions): ResolvedClientOptions 
     headers: Object.freeze({ ...options.headers }),
     validateResponses: options.validateResponses ?? false,
   });
-}
-
-/** One call's transport state: the fetch handed to the generated code, and its error mapping. */
-class CallAttempt {
-  private sent: Sent | undefined;
-
-  constructor(
-    private readonly config: ResolvedClientOptions,
-    private readonly options: CallOptions,
-  ) {}
-
-  readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request && !init ? input : new Request(input, init);
-    this.sent = await send(request, {
-      fetch: this.config.fetch,
-      timeoutMs: this.options.timeoutMs ?? this.config.timeoutMs,
-      maxRetries: this.options.maxRetries ?? this.config.maxRetries,
-      signal: this.options.signal,
-    });
-    return this.sent.response;
-  };
-
-  release(): void {
-    this.sent?.release();
-  }
-
-  /** Turns anything thrown during the call into a ModelgateError, except a user abort. */
-  normalize(error: unknown): unknown {
-    if (this.options.signal?.aborted) return this.options.signal.reason;
-    const response = this.sent?.response;
-    // Checked first: the body read rejects with the deadline's own TimeoutError, which lacks the status.
-    if (this.sent?.timedOut()) {
-      return new TimeoutError('Timed out while reading the response body', {
-        status: response?.status,
-        cause: error,
-      });
-    }
-    if (error instanceof ModelgateError) return error;
-    if (error instanceof SyntaxError) {
-      return new ModelgateError('The response body is not valid JSON', {
-        status: response?.status,
-        type: 'api_error',
-        code: 'invalid_response_body',
-        requestId: response?.headers.get('x-request-id') ?? undefined,
-        headers: response?.headers,
-        cause: error,
-      });
-    }
-    if (response) {
-      return new ConnectionError('The connection failed while reading the response body', {
-        status: response.status,
-        cause: error,
-      });
-    }
-    return new ModelgateError(error instanceof Error ? error.message : String(error), {
-      cause: error,
-    });
-  }
 }

@@ -63,7 +63,6 @@ export class ModelgateError extends Error {
 
   constructor(message: string, init: ModelgateErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = new.target.name;
     this.status = init.status;
     this.type = init.type;
     this.code = init.code;
@@ -161,6 +160,29 @@ export class RateLimitError extends ModelgateError {
     super(message, init);
     this.retryAfterMs = retryAfterMs;
   }
+}
+
+// Names as string literals on each prototype: bundlers rename classes when they minify, and
+// `err.name` must still read "RateLimitError" in a minified browser bundle.
+const names: Array<[{ prototype: Error }, string]> = [
+  [ModelgateError, 'ModelgateError'],
+  [AuthenticationError, 'AuthenticationError'],
+  [InsufficientQuotaError, 'InsufficientQuotaError'],
+  [PermissionError, 'PermissionError'],
+  [NotFoundError, 'NotFoundError'],
+  [ConflictError, 'ConflictError'],
+  [ValidationError, 'ValidationError'],
+  [UpstreamError, 'UpstreamError'],
+  [TimeoutError, 'TimeoutError'],
+  [ConnectionError, 'ConnectionError'],
+  [RateLimitError, 'RateLimitError'],
+];
+for (const [errorClass, name] of names) {
+  Object.defineProperty(errorClass.prototype, 'name', {
+    value: name,
+    writable: true,
+    configurable: true,
+  });
 }
 
 type ErrorClass = new (message: string, init?: ModelgateErrorInit) => ModelgateError;

@@ -1,6 +1,14 @@
 // The typed methods, grouped like the OpenAI SDK. Each one is a generated SDK function run through
 // the client's invoker; parameter and result types all come from the generated types.
-import type { CallOptions, Invoker } from './client.js';
+// This module is what `createClient` loads lazily on the first typed call (lazy-resources.ts): it
+// holds everything only typed calls need, the generated runtime included.
+import { CallAttempt } from './attempt.js';
+import type { CallOptions, ResolvedClientOptions } from './client.js';
+import {
+  createConfig,
+  createClient as createGeneratedClient,
+  type Client as GeneratedClient,
+} from './generated/client/index.js';
 import {
   cancelVideoGeneration,
   createChatCompletion,
@@ -44,6 +52,7 @@ import type {
   VideoTaskList,
 } from './generated/types.gen.js';
 import { randomId } from './random-id.js';
+import { type ResponseSchemaName, validateResponse } from './validate.js';
 
 /** A request body with streaming off: streams are `@modelgate/stream`'s job. */
 export type NonStreaming<T> = Omit<T, 'stream'> & { stream?: false };
@@ -124,7 +133,40 @@ export interface Resources {
   };
 }
 
-export function createResources({ api: client, invoke }: Invoker): Resources {
+/** Runs one generated SDK call with the given fetch; returns its data and response. */
+type GeneratedCall<T> = (
+  fetch: typeof globalThis.fetch,
+) => Promise<{ data: T; response: Response }>;
+
+/**
+ * The typed methods of a client with the configuration `config`, on a generated client of its own.
+ * Each call sends through the transport (timeouts, retries, errors) and optionally validates.
+ */
+export function createResources(config: ResolvedClientOptions): Resources {
+  const client: GeneratedClient = createGeneratedClient(
+    createConfig({
+      baseUrl: config.baseUrl,
+      auth: config.apiKey,
+      headers: config.headers,
+      throwOnError: true,
+    }),
+  );
+  const invoke = async <T>(
+    call: GeneratedCall<T>,
+    options: CallOptions = {},
+    schema?: ResponseSchemaName,
+  ): Promise<T> => {
+    const attempt = new CallAttempt(config, options);
+    try {
+      const { data, response } = await call(attempt.fetch);
+      if (config.validateResponses && schema) await validateResponse(schema, data, response);
+      return data;
+    } catch (error) {
+      throw attempt.normalize(error);
+    } finally {
+      attempt.release();
+    }
+  };
   /** What every generated SDK call takes, plus the operation's own body, path or query. */
   const args = <Own extends object>(
     fetch: typeof globalThis.fetch,

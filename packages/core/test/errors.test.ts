@@ -61,6 +61,10 @@ describe('error mapping', () => {
     expect(error).toBeInstanceOf(Error);
     const e = error as ModelgateError;
     expect(e.name).toBe(ErrorClass.name);
+    // A literal on the prototype, not the class's (minifiable) identifier.
+    expect(Object.getOwnPropertyDescriptor(ErrorClass.prototype, 'name')?.value).toBe(
+      ErrorClass.name,
+    );
     expect(e.status).toBe(status);
     expect(e.type).toBe(type);
     expect(e.code).toBe(code);

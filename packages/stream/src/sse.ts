@@ -1,6 +1,11 @@
 // A server-sent events parser (WHATWG "event stream interpretation"): bytes in, events out.
 // Handles CRLF / CR / LF line ends, a leading BOM, comments, multi-line data, `event:`, `id:`,
 // `retry:`, and chunk boundaries anywhere (inside a line, a CRLF pair, or a UTF-8 sequence).
+//
+// Throughput notes (bench/scenarios/client.mjs): lines are parsed in place in each chunk, by
+// index, so a chunk's text is never copied; only a line cut by a chunk boundary is joined, once,
+// when its end arrives. The unfinished line is kept as a rope (`+=` without reading it), so a
+// long line arriving in many small chunks costs linear, not quadratic, time.
 
 /** One dispatched event. `event` and `id` are those set inside this event, or `undefined`. */
 export interface SseEvent {
@@ -20,6 +25,30 @@ export interface SseParserCallbacks {
 const LF = 10;
 const SPACE = 32;
 const COLON = 58;
+const BOM = 0xfeff;
+
+/** `data:` at `i`, by char codes: cheaper than `startsWith` on the line nearly every byte is in. */
+function isDataField(text: string, i: number): boolean {
+  return (
+    text.charCodeAt(i) === 100 && // d
+    text.charCodeAt(i + 1) === 97 && // a
+    text.charCodeAt(i + 2) === 116 && // t
+    text.charCodeAt(i + 3) === 97 && // a
+    text.charCodeAt(i + 4) === COLON
+  );
+}
+
+/** `event:` at `i`, the same way. */
+function isEventField(text: string, i: number): boolean {
+  return (
+    text.charCodeAt(i) === 101 && // e
+    text.charCodeAt(i + 1) === 118 && // v
+    text.charCodeAt(i + 2) === 101 && // e
+    text.charCodeAt(i + 3) === 110 && // n
+    text.charCodeAt(i + 4) === 116 && // t
+    text.charCodeAt(i + 5) === COLON
+  );
+}
 
 /**
  * Incremental parser. Feed it bytes (or already decoded text) in chunks of any size.
@@ -34,7 +63,13 @@ export class SseParser {
   /** The last `id:` seen on this connection (persists across events, as `EventSource.lastEventId`). */
   lastEventId = '';
   private readonly decoder = new TextDecoder(); // strips a leading UTF-8 BOM
-  private buffer = '';
+  /** The start of a line whose end has not arrived yet (without its line end). */
+  private partial = '';
+  /**
+   * The last chunk ended in a CR, which ended `partial`. The line is held back until the next
+   * chunk (or `end()`) tells whether an LF follows, so a CRLF split across chunks counts once.
+   */
+  private heldCR = false;
   private started = false;
   private data = '';
   private dataLines = 0;
@@ -45,40 +80,117 @@ export class SseParser {
 
   /** Decodes UTF-8 across chunk boundaries, then parses. */
   feedBytes(bytes: Uint8Array): void {
-    this.feed(this.decoder.decode(bytes, { stream: true }));
+    // The decoder drops the BOM itself; a second U+FEFF is content, not another BOM.
+    const text = this.decoder.decode(bytes, { stream: true });
+    if (text.length > 0) {
+      this.started = true;
+      this.feed(text);
+    }
   }
 
   /** Parses decoded text. A leading BOM (U+FEFF) of the first chunk is dropped. */
   feed(text: string): void {
-    if (!this.started && text.length > 0) {
+    if (text.length === 0) return;
+    let start = 0;
+    if (!this.started) {
       this.started = true;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (text.charCodeAt(0) === BOM) start = 1;
     }
-    const buf = this.buffer.length === 0 ? text : this.buffer + text;
-    this.buffer = buf.slice(this.parseLines(buf, false));
+    if (this.heldCR) {
+      this.heldCR = false;
+      this.flushPartial();
+      if (text.charCodeAt(start) === LF) start++;
+    }
+    const length = text.length;
+    let lf = text.indexOf('\n', start);
+    // Searched once per chunk: a chunk without CR (the usual case) takes the LF-only loop.
+    let cr = text.indexOf('\r', start);
+    if (this.partial.length > 0) {
+      // Complete the line the previous chunk cut.
+      const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
+      if (end === -1) {
+        this.partial += start === 0 ? text : text.slice(start);
+        return;
+      }
+      this.partial += text.slice(start, end);
+      if (end === cr && cr === length - 1) {
+        this.heldCR = true;
+        return;
+      }
+      this.flushPartial();
+      start = end === cr && text.charCodeAt(cr + 1) === LF ? cr + 2 : end + 1;
+      if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
+      if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
+    }
+    start = cr === -1 ? this.parseLfLines(text, start, lf) : this.parseLines(text, start, lf, cr);
+    // The held CR itself is not part of the line.
+    if (start < length) this.partial = text.slice(start, this.heldCR ? length - 1 : length);
   }
 
   /**
-   * End of input. Per the specification an event without its terminating blank line is discarded,
-   * so this only flushes the decoder and a final line ending in a lone CR.
+   * End of input. Per the specification an event without its terminating blank line is
+   * discarded, as is an unterminated last line; a last line ending in a lone CR is complete.
    */
   end(): void {
     const rest = this.decoder.decode();
-    const buf = this.buffer + rest;
-    this.buffer = buf.slice(this.parseLines(buf, true));
+    if (rest.length > 0) this.feed(rest);
+    if (this.heldCR) {
+      this.heldCR = false;
+      this.flushPartial();
+    }
+    this.partial = '';
+    this.data = '';
+    this.dataLines = 0;
+    this.eventType = undefined;
+    this.eventId = undefined;
   }
 
-  /** Parses every complete line of `buf`; returns the index where the unfinished line starts. */
-  private parseLines(buf: string, atEnd: boolean): number {
-    const length = buf.length;
-    let start = 0;
-    // Positions of the next LF and CR at or after `start`; searched again only once passed, so a
-    // chunk without any CR costs one failed search, not one per line.
-    let lf = buf.indexOf('\n');
-    let cr = buf.indexOf('\r');
+  private flushPartial(): void {
+    const line = this.partial;
+    this.partial = '';
+    this.parseLine(line, 0, line.length);
+  }
+
+  /**
+   * The lines of a chunk with no CR from `start` on; `lf` is the first LF at or after `start`.
+   * Returns where the unfinished line starts.
+   */
+  private parseLfLines(text: string, start: number, lf: number): number {
+    while (lf !== -1) {
+      if (lf === start) {
+        this.dispatch();
+      } else if (isDataField(text, start)) {
+        const value = text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, lf);
+        // The usual event is one data line then a blank line: emit it without buffering.
+        if (this.dataLines === 0 && text.charCodeAt(lf + 1) === LF) {
+          this.callbacks.onEvent({ event: this.eventType, data: value, id: this.eventId });
+          this.eventType = undefined;
+          this.eventId = undefined;
+          start = lf + 2;
+          lf = text.indexOf('\n', start);
+          continue;
+        }
+        this.appendData(value);
+      } else {
+        this.parseLine(text, start, lf);
+      }
+      start = lf + 1;
+      lf = text.indexOf('\n', start);
+    }
+    return start;
+  }
+
+  /**
+   * The lines of a chunk with any line ends; `lf` and `cr` are the first of each at or after
+   * `start` (-1 for none). Sets `heldCR` when the chunk ends in a CR. Returns where the
+   * unfinished line starts.
+   */
+  private parseLines(text: string, start: number, lf: number, cr: number): number {
+    const length = text.length;
     while (start < length) {
-      if (lf !== -1 && lf < start) lf = buf.indexOf('\n', start);
-      if (cr !== -1 && cr < start) cr = buf.indexOf('\r', start);
+      // Searched again only once passed, so each character is scanned at most once per kind.
+      if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
+      if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
       let end: number;
       let next: number;
       if (cr === -1 || (lf !== -1 && lf < cr)) {
@@ -87,60 +199,64 @@ export class SseParser {
         next = lf + 1;
       } else {
         // A CR as the last character may be the first half of a CRLF split across chunks.
-        if (cr === length - 1 && !atEnd) break;
+        if (cr === length - 1) {
+          this.heldCR = true;
+          break;
+        }
         end = cr;
-        next = buf.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
+        next = text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
       }
-      this.parseLine(buf, start, end);
+      this.parseLine(text, start, end);
       start = next;
     }
     return start;
   }
 
-  private parseLine(buf: string, start: number, end: number): void {
+  /** One line, `text[start, end)`, without its line end. */
+  private parseLine(text: string, start: number, end: number): void {
     if (start === end) {
       this.dispatch();
       return;
     }
-    // Fast path for the line that carries nearly all the bytes.
-    if (buf.startsWith('data:', start)) {
-      this.appendData(buf.slice(buf.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end));
+    if (isDataField(text, start)) {
+      this.appendData(
+        text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end),
+      );
       return;
     }
-    if (buf.charCodeAt(start) === COLON) {
-      if (this.callbacks.onComment) {
-        this.callbacks.onComment(
-          buf.slice(buf.charCodeAt(start + 1) === SPACE ? start + 2 : start + 1, end),
-        );
-      }
+    // Anthropic-style streams name every event: the second most common line.
+    if (isEventField(text, start)) {
+      this.eventType =
+        text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || undefined;
       return;
     }
-    const line = buf.slice(start, end);
-    const colon = line.indexOf(':');
-    if (colon === -1) {
-      this.field(line, '');
+    // The field name runs to the first colon, or to the end of a line without one.
+    let colon = start;
+    while (colon < end && text.charCodeAt(colon) !== COLON) colon++;
+    const valueStart =
+      colon === end ? end : text.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1;
+    if (colon === start) {
+      this.callbacks.onComment?.(text.slice(valueStart, end));
       return;
     }
-    const valueStart = line.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1;
-    this.field(line.slice(0, colon), line.slice(valueStart));
-  }
-
-  private field(name: string, value: string): void {
-    switch (name) {
-      case 'data':
-        this.appendData(value);
+    const value = valueStart < end ? text.slice(valueStart, end) : '';
+    // Field names are matched in place (by length, then text) rather than sliced out.
+    switch (colon - start) {
+      case 4:
+        if (text.startsWith('data', start)) this.appendData(value);
         break;
-      case 'event':
-        this.eventType = value || undefined;
+      case 5:
+        if (text.startsWith('event', start)) {
+          this.eventType = value || undefined;
+        } else if (text.startsWith('retry', start) && /^\d+$/.test(value)) {
+          this.callbacks.onRetry?.(Number.parseInt(value, 10));
+        }
         break;
-      case 'id':
-        if (!value.includes('\0')) {
+      case 2:
+        if (text.startsWith('id', start) && !value.includes('\0')) {
           this.eventId = value;
           this.lastEventId = value;
         }
-        break;
-      case 'retry':
-        if (/^\d+$/.test(value)) this.callbacks.onRetry?.(Number.parseInt(value, 10));
         break;
       default:
       // Unknown fields are ignored, as the specification requires.

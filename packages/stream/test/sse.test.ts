@@ -114,6 +114,49 @@ describe('SseParser', () => {
     expect(parseChunks([bytes]).events).toEqual([{ event: undefined, data: 'x', id: undefined }]);
   });
 
+  it('drops one BOM, whether the decoder or feed() sees it', () => {
+    const bom = [0xef, 0xbb, 0xbf];
+    // A second U+FEFF is content: here it makes the field name unknown, so nothing is dispatched.
+    const twice = new Uint8Array([...bom, ...bom, ...encoder.encode('data: x\n\n')]);
+    expect(parseChunks([twice]).events).toEqual([]);
+    expect(parseChunks([twice.slice(0, 4), twice.slice(4)]).events).toEqual([]);
+    const events: SseEvent[] = [];
+    const parser = new SseParser({ onEvent: (e) => events.push(e) });
+    parser.feed('\uFEFF');
+    parser.feed('data: x\n\n\uFEFFdata: y\n\n');
+    expect(events.map((e) => e.data)).toEqual(['x']);
+  });
+
+  it('joins a line cut into many chunks, across LF, CRLF and CR line ends', () => {
+    const long = 'x'.repeat(100_000);
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const text = `event: big${eol}data: ${long}${eol}data: 2${eol}${eol}: done${eol}`;
+      const events: SseEvent[] = [];
+      const comments: string[] = [];
+      const parser = new SseParser({
+        onEvent: (e) => events.push(e),
+        onComment: (c) => comments.push(c),
+      });
+      for (let i = 0; i < text.length; i += 7) parser.feed(text.slice(i, i + 7));
+      parser.end();
+      expect(events).toEqual([{ event: 'big', data: `${long}\n2`, id: undefined }]);
+      expect(comments).toEqual(['done']);
+    }
+  });
+
+  it('end() completes a line held back for a possible CRLF, and discards an unfinished one', () => {
+    const events: SseEvent[] = [];
+    const parser = new SseParser({ onEvent: (e) => events.push(e) });
+    parser.feed('data: a\r\r');
+    expect(events).toEqual([]);
+    parser.feed('\ndata: b\r');
+    // The LF completed the CRLF pair begun by the held CR, so it is not a second blank line.
+    expect(events.map((e) => e.data)).toEqual(['a']);
+    parser.feed('\rdata: c');
+    parser.end();
+    expect(events.map((e) => e.data)).toEqual(['a', 'b']);
+  });
+
   it('readSseEvents reads a ReadableStream of bytes', async () => {
     const body = new Response('event: ping\ndata: {}\n\ndata: [DONE]\n\n').body!;
     const seen: SseEvent[] = [];
@@ -200,6 +243,32 @@ describe('SseParser matches eventsource-parser', () => {
         expect(parseChunks(chunks).events).toEqual(expected);
       }
     }
+  });
+
+  it('fed as text in pieces of 1 to 600 code units (seeded), as the benchmark feeds it', () => {
+    // Larger pieces than above: several whole events per piece take the single-data-line path,
+    // and pieces may split a surrogate pair or a CRLF.
+    let compared = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const rand = prng(seed);
+      let text = '';
+      for (let i = 0; i < 5; i++) {
+        text += rand() < 0.5 ? recorded[Math.floor(rand() * recorded.length)] : randomStream(rand);
+      }
+      text = text.replaceAll('\uFEFF', '');
+      if (rand() < 0.3) text = `\uFEFF${text}`;
+      const expected = referenceEvents([encoder.encode(text)]);
+      const events: SseEvent[] = [];
+      const parser = new SseParser({ onEvent: (e) => events.push(e) });
+      for (let i = 0; i < text.length; ) {
+        const size = 1 + Math.floor(rand() * 600);
+        parser.feed(text.slice(i, i + size));
+        i += size;
+      }
+      expect(events, `seed ${seed}`).toEqual(expected);
+      compared += expected.length;
+    }
+    expect(compared).toBeGreaterThan(1000);
   });
 
   it('on 500 random streams with random chunking (seeded)', () => {
