@@ -118,9 +118,11 @@ export async function startTarget(name, simUrl, { cpu = null, scratch, nodeArgs 
     const [port, cdnPort] = [await freePort(), await freePort()];
     const adminKey = `sk-${base62(48)}`;
     const origin = `http://127.0.0.1:${port}`;
+    // BENCH_GATEWAY_NODE_ARGS: extra node flags for modelgate (e.g. V8 heap tuning experiments).
+    const extraArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const handle = await startNode({
       name,
-      args: [...nodeArgs, gatewayMain],
+      args: [...extraArgs, ...nodeArgs, gatewayMain],
       env: {
         ...env,
         PORT: String(port),

@@ -1,8 +1,12 @@
 /** Start a Node HTTP listener for a fetch handler and learn its real address (port 0 → chosen port). */
 
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+// Evaluated when this module loads, before serve() swaps in the adapter's own Response class: a
+// plain Response carrying the adapter's "already sent" marker header.
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { nodeBodyOf, writeNodeBody } from './http/node-body.js';
 
 export interface Listener {
   server: Server;
@@ -18,8 +22,20 @@ export function listen(
   port: number,
   host: string,
 ): Promise<Listener> {
+  // Responses with a NodeBody (streams) are written to the Node response here, after every
+  // middleware has had its say on status and headers.
+  const send = (res: Response, env: unknown): Response => {
+    const body = nodeBodyOf(res);
+    if (!body) return res;
+    writeNodeBody(res, body, (env as { outgoing: ServerResponse }).outgoing);
+    return RESPONSE_ALREADY_SENT;
+  };
+  const handler = (req: Request, env: unknown): Response | Promise<Response> => {
+    const res = fetch(req, env);
+    return res instanceof Promise ? res.then((r) => send(r, env)) : send(res, env);
+  };
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname: host }, (info: AddressInfo) => {
+    const server = serve({ fetch: handler, port, hostname: host }, (info: AddressInfo) => {
       resolve({
         server: server as Server,
         port: info.port,

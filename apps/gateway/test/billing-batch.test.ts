@@ -63,7 +63,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
 
   it('settles 100 concurrent requests on two keys exactly, one usage row each', async () => {
     const keys = createKeyService(h.db);
-    const billing = createBilling(h.db, undefined, { kind: h.kind });
+    const billing = createBilling(h.db, undefined, { kind: h.kind, leaseIdleMs: 0 });
     const a = (await keys.create({ name: 'a', quota: 1_000_000 })).record;
     const b = (await keys.create({ name: 'b', quota: null })).record;
     const reserved = await Promise.all(
@@ -125,7 +125,11 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
 
   it('leases far from the limit, and the balance is exact again once the key is idle', async () => {
     const keys = createKeyService(h.db);
-    const billing = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 1 });
+    const billing = createBilling(h.db, undefined, {
+      kind: h.kind,
+      settleGatherMs: 1,
+      leaseIdleMs: 0,
+    });
     const { record } = await keys.create({ name: 'lease', quota: null });
     const ok = await Promise.all(Array.from({ length: 40 }, () => billing.reserve(record.id, 500)));
     expect(ok.every(Boolean)).toBe(true);
@@ -143,6 +147,45 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     expect(big.charged).toBe(10_000_000);
     await billing.drain();
     expect(await usedOf(record.id)).toBe(780 + 10_000_000);
+  });
+
+  it("keeps an idle key's lease for leaseIdleMs, so spaced requests reserve from memory", async () => {
+    const keys = createKeyService(h.db);
+    const billing = createBilling(h.db, undefined, {
+      kind: h.kind,
+      settleGatherMs: 1,
+      leaseIdleMs: 60_000,
+    });
+    const { record } = await keys.create({ name: 'linger', quota: null });
+    expect(await billing.reserve(record.id, 500)).toBe(true);
+    await billing.settle(record.id, 500, 200, undefined, {});
+    const leased = await usedOf(record.id);
+    // Idle, but the lease stays: `used` still holds it (over-stated, never under).
+    expect(leased).toBeGreaterThan(200);
+    // The next request is served from the lease: no statement touches the balance.
+    expect(await billing.reserve(record.id, 500)).toBe(true);
+    await billing.settle(record.id, 500, 300, undefined, {});
+    expect(await usedOf(record.id)).toBe(leased);
+    // A balance reader gives the lease back first and reads exact.
+    await billing.returnIdleLease(record.id);
+    expect(await usedOf(record.id)).toBe(500);
+    await billing.drain();
+    expect(await usedOf(record.id)).toBe(500);
+  });
+
+  it('returns an idle lease after leaseIdleMs on its own', async () => {
+    const keys = createKeyService(h.db);
+    const billing = createBilling(h.db, undefined, {
+      kind: h.kind,
+      settleGatherMs: 1,
+      leaseIdleMs: 50,
+    });
+    const { record } = await keys.create({ name: 'expires', quota: null });
+    expect(await billing.reserve(record.id, 500)).toBe(true);
+    await billing.settle(record.id, 500, 123, undefined, {});
+    expect(await usedOf(record.id)).toBeGreaterThan(123);
+    await expect.poll(() => usedOf(record.id), { timeout: 5_000 }).toBe(123);
+    await billing.drain();
   });
 
   it('two instances leasing from one key never spend more than its quota', async () => {
@@ -163,7 +206,11 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
 
   it('a settlement that cannot be written fails alone, not its whole batch', async () => {
     const keys = createKeyService(h.db);
-    const billing = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 5 });
+    const billing = createBilling(h.db, undefined, {
+      kind: h.kind,
+      settleGatherMs: 5,
+      leaseIdleMs: 0,
+    });
     const kept = (await keys.create({ name: 'kept', quota: null })).record;
     const gone = (await keys.create({ name: 'gone', quota: null })).record;
     expect(await billing.reserve(kept.id, 1_000)).toBe(true);

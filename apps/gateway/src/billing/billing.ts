@@ -76,6 +76,12 @@ export interface Billing {
     trx?: Transaction<DB>,
     meta?: UsageMeta,
   ): Promise<void>;
+  /**
+   * Gives this instance's lease on a key back to its balance now, if nobody here holds a
+   * reservation on it, so that a read of `used` right after is exact. Balance readers call it.
+   * @example await billing.returnIdleLease(key.id); const record = await keys.get(key.id);
+   */
+  returnIdleLease(keyId: number): Promise<void>;
 }
 
 function assertUnits(name: string, v: number): void {
@@ -92,6 +98,14 @@ export interface BillingOptions {
    * this window loses the usage rows and leaves the reservations charged.
    */
   settleGatherMs?: number;
+  /**
+   * How long an idle key keeps this instance's lease before it goes back to the balance (default
+   * 5,000 ms; 0 = at once). Without it a key used every few tens of ms (sequential calls, a chat
+   * UI) re-leases from the database on every request: a round trip on the request path. Meanwhile
+   * the key's `used` is over-stated by the lease (≤ 1/64 of its remaining balance); the balance
+   * endpoint returns the lease first ({@link Billing.returnIdleLease}), so it reads exact.
+   */
+  leaseIdleMs?: number;
 }
 
 /** Lease size, in multiples of the reservation that needed it. */
@@ -112,6 +126,8 @@ interface KeyLease {
   /** The last round trip granted no lease (near the limit): no point queueing behind refills. */
   exact: boolean;
   refill: Promise<unknown> | null;
+  /** Returns the lease once the key has stayed idle for `leaseIdleMs`. */
+  idleTimer: ReturnType<typeof setTimeout> | null;
 }
 
 type LeasedWork =
@@ -129,14 +145,26 @@ export function createBilling(
   const leaseOf = (keyId: number) => {
     let lease = leases.get(keyId);
     if (!lease) {
-      lease = { available: 0, holders: 0, leased: false, exact: false, refill: null };
+      lease = {
+        available: 0,
+        holders: 0,
+        leased: false,
+        exact: false,
+        refill: null,
+        idleTimer: null,
+      };
       leases.set(keyId, lease);
     }
     return lease;
   };
+  const leaseIdleMs = options.leaseIdleMs ?? 5_000;
   const take = (lease: KeyLease, units: number) => {
     lease.available -= units;
     lease.holders++;
+    if (lease.idleTimer) {
+      clearTimeout(lease.idleTimer);
+      lease.idleTimer = null;
+    }
     return true;
   };
 
@@ -229,10 +257,30 @@ export function createBilling(
     options.settleGatherMs ?? 10,
   );
 
-  /** Ends one holder's reservation on a leased key; returns the lease once nobody holds one. */
+  /** Queues the return of an idle lease (the queue checks it is still idle when it writes). */
+  const returnLease = (keyId: number, lease: KeyLease): Promise<void> => {
+    if (lease.idleTimer) {
+      clearTimeout(lease.idleTimer);
+      lease.idleTimer = null;
+    }
+    return leasedQueue.submit({ keyId, release: true }).catch(() => {});
+  };
+
+  /** Ends one holder's reservation on a leased key; the lease goes back once the key stays idle. */
   const release = (keyId: number, lease: KeyLease) => {
     lease.holders = Math.max(0, lease.holders - 1);
-    if (lease.holders === 0) void leasedQueue.submit({ keyId, release: true }).catch(() => {});
+    if (lease.holders > 0) return;
+    if (leaseIdleMs <= 0) {
+      void returnLease(keyId, lease);
+      return;
+    }
+    if (lease.idleTimer) clearTimeout(lease.idleTimer);
+    lease.idleTimer = setTimeout(() => {
+      lease.idleTimer = null;
+      if (lease.holders === 0 && lease.leased) void returnLease(keyId, lease);
+    }, leaseIdleMs);
+    // Never keeps the process alive: drain() returns every idle lease at shutdown.
+    lease.idleTimer.unref?.();
   };
 
   const settleQueue = new GroupCommit<SettleItem, number>(
@@ -320,12 +368,15 @@ export function createBilling(
       await refundOne(trx ?? db, keyId, reservedUnits, meta);
     },
 
+    async returnIdleLease(keyId) {
+      const lease = leases.get(keyId);
+      if (lease?.leased && lease.holders === 0) await returnLease(keyId, lease);
+    },
+
     async drain() {
       // Return every idle lease, then wait for everything queued.
       for (const [keyId, lease] of leases) {
-        if (lease.leased && lease.holders === 0) {
-          void leasedQueue.submit({ keyId, release: true }).catch(() => {});
-        }
+        if (lease.leased && lease.holders === 0) void returnLease(keyId, lease);
       }
       await Promise.all([leasedQueue.drain(), settleQueue.drain()]);
     },

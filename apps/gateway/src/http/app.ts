@@ -11,6 +11,7 @@ import { jsonBodyLimit } from './middleware/body-limit.js';
 import { corsHeaders } from './middleware/cors.js';
 import { observe } from './middleware/observe.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { webBodyFallback } from './node-body.js';
 import { type RouteGroup, routeGroups } from './routes/index.js';
 import { registerSystemRoutes } from './routes/system.js';
 
@@ -23,6 +24,9 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
   const app = new Hono<AppEnv>();
   const { log } = services;
 
+  // Outermost, so it sees the Response after every other middleware: only does anything outside a
+  // Node listener (app.request()), where streamed bodies need a web stream.
+  app.use('*', webBodyFallback());
   app.use('*', observe(log, services.stdMetrics));
   // Browsers (the web demo, any SPA) call the API cross-origin with the key in a header; no cookies
   // are involved, so any origin may. Preflights are answered here, before auth.

@@ -7,6 +7,7 @@
  * Streams settle when they end — normally, cut short by upstream, or abandoned by the client (the
  * upstream request is aborted then) — billing what was produced.
  */
+import type { Writable } from 'node:stream';
 import type { Billing } from '../billing/billing.js';
 import {
   ApiError,
@@ -16,6 +17,7 @@ import {
   tooLarge,
   upstreamError,
 } from '../http/errors.js';
+import { nodeBodyResponse } from '../http/node-body.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import type {
@@ -184,7 +186,6 @@ interface Settlement {
 export function createTextService(deps: TextServiceDeps): TextService {
   const router = deps.router ?? new Router();
   const { catalog, billing, log } = deps;
-  const encoder = new TextEncoder();
 
   // Settlements run after the response is on its way (the reservation already holds the money),
   // so the database write is not on the client's latency path; close() waits for them.
@@ -417,80 +418,87 @@ export function createTextService(deps: TextServiceDeps): TextService {
     };
 
     // A client that disconnects aborts the request (route signal → abort): bill what was produced.
-    abort.signal.addEventListener('abort', () => void finalize(), { once: true });
+    abort.signal.addEventListener(
+      'abort',
+      () => {
+        result.response.body.destroy?.();
+        void finalize();
+      },
+      { once: true },
+    );
 
-    let pending: Uint8Array[] = [];
-    const enqueueAll = (
-      controller: ReadableStreamDefaultController<Uint8Array>,
-      parts: string[],
-    ) => {
-      for (const part of parts) controller.enqueue(encoder.encode(part));
-      return parts.length;
+    const relay = async (sink: Writable): Promise<void> => {
+      // The client hanging up (the Node response closing before it finished) stops the upstream
+      // generation; finalize() then bills what was produced.
+      const onClose = () => {
+        if (!sink.writableFinished) abort.abort();
+      };
+      sink.once('close', onClose);
+      // Resolves when the sink can take more, or when it is gone (then the loop sees the abort).
+      const drained = () =>
+        new Promise<void>((resolve) => {
+          const done = () => {
+            sink.off('drain', done);
+            sink.off('close', done);
+            resolve();
+          };
+          sink.once('drain', done);
+          sink.once('close', done);
+        });
+      // Strings are written as they are (utf-8): no TextEncoder copy per event.
+      const write = (parts: string[]): boolean => {
+        let ok = true;
+        for (const part of parts) ok = sink.write(part) && ok;
+        return ok;
+      };
+      const finish = async (parts: string[]) => {
+        write(parts);
+        sink.end();
+        await finalize();
+      };
+
+      if (result.first.done) return finish([...translate(undefined, true), ...pipe.end()]);
+      if (!write(translate(result.first.value, false))) await drained();
+      for (;;) {
+        if (abort.signal.aborted) return;
+        let step: IteratorResult<Uint8Array>;
+        try {
+          step = await result.iterator.next();
+        } catch (err) {
+          if (abort.signal.aborted) return; // the client left; the abort listener settles
+          const failure = classifyNetworkError(err, result.deployment.provider.name);
+          // No failover after the first byte, but a deployment that drops streams cools down.
+          router.breaker.recordFailure(result.deployment.id);
+          countUpstreamError(result.deployment, failure);
+          log.warn('upstream stream failed', {
+            request_id: settlement.requestId,
+            error: failure.message,
+          });
+          const type = failure.kind === 'timeout' ? 'upstream_timeout' : 'upstream_error';
+          return finish([
+            ...translate(undefined, true),
+            ...pipe.fail(type, 'The upstream stream failed before completion.'),
+          ]);
+        }
+        if (step.done) return finish([...translate(undefined, true), ...pipe.end()]);
+        if (!write(translate(step.value, false))) await drained();
+      }
     };
 
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        if (result.first.done) {
-          enqueueAll(controller, [...translate(undefined, true), ...pipe.end()]);
-          pending = [];
-          void finalize();
-          controller.close();
-          return;
-        }
-        pending = [result.first.value];
+    return nodeBodyResponse(
+      200,
+      { ...SSE_HEADERS, [OVERHEAD_HEADER]: overhead() },
+      {
+        pipe: (sink) => {
+          relay(sink).catch((err: unknown) => {
+            log.error('stream relay failed', { request_id: settlement.requestId, err });
+            abort.abort();
+            result.response.body.destroy?.();
+            sink.destroy();
+          });
+        },
       },
-      async pull(controller) {
-        // Loop until something was enqueued: a pull that enqueues nothing is not called again.
-        for (;;) {
-          if (finished) return;
-          const next = pending.shift();
-          if (next) {
-            if (enqueueAll(controller, translate(next, false)) > 0) return;
-            continue;
-          }
-          let step: IteratorResult<Uint8Array>;
-          try {
-            step = await result.iterator.next();
-          } catch (err) {
-            if (abort.signal.aborted) return; // the client left; cancel() settles
-            const failure = classifyNetworkError(err, result.deployment.provider.name);
-            // No failover after the first byte, but a deployment that drops streams cools down.
-            router.breaker.recordFailure(result.deployment.id);
-            countUpstreamError(result.deployment, failure);
-            log.warn('upstream stream failed', {
-              request_id: settlement.requestId,
-              error: failure.message,
-            });
-            const type = failure.kind === 'timeout' ? 'upstream_timeout' : 'upstream_error';
-            enqueueAll(controller, [
-              ...translate(undefined, true),
-              ...pipe.fail(type, 'The upstream stream failed before completion.'),
-            ]);
-            controller.close();
-            await finalize();
-            return;
-          }
-          if (step.done) {
-            enqueueAll(controller, [...translate(undefined, true), ...pipe.end()]);
-            controller.close();
-            await finalize();
-            return;
-          }
-          if (enqueueAll(controller, translate(step.value, false)) > 0) return;
-        }
-      },
-      async cancel() {
-        // The client went away: stop the upstream generation and bill what it produced.
-        abort.abort();
-        result.response.body.destroy?.();
-        await finalize();
-      },
-    });
-
-    return new Response(stream, {
-      status: 200,
-      headers: { ...SSE_HEADERS, [OVERHEAD_HEADER]: overhead() },
-    });
+    );
   }
 
   return {

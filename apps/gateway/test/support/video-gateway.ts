@@ -139,6 +139,8 @@ export async function waitFinal(
 
 /** The key's `used` units, straight from the database. */
 export async function usedUnits(gw: TestGateway, keyId: number): Promise<number> {
+  // As the balance endpoint does: an idle key's lease goes back first, so `used` reads exact.
+  await gw.services.billing.returnIdleLease(keyId);
   const row = await gw.services.db
     .selectFrom('api_keys')
     .select('used')

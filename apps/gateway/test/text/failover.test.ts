@@ -260,6 +260,7 @@ describe.each(eachDatabase())('failover and cut-short streams on $name', (databa
     // Refunds land after the error response: wait for the balance to come back to zero.
     await vi.waitFor(
       async () => {
+        await gw.services.billing.returnIdleLease(keyId);
         const row = await gw.services.db
           .selectFrom('api_keys')
           .select('used')

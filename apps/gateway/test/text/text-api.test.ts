@@ -17,6 +17,8 @@ async function sseEvents(res: Response) {
 }
 
 async function usedUnits(gw: TestGateway, keyId: number): Promise<number> {
+  // As the balance endpoint does: an idle key's lease goes back first, so `used` reads exact.
+  await gw.services.billing.returnIdleLease(keyId);
   const row = await gw.services.db
     .selectFrom('api_keys')
     .select('used')

@@ -205,6 +205,7 @@ describe('text request validation', () => {
       .execute();
     // Only the two successful messages calls of the version test reached upstream.
     expect(rows).toHaveLength(2);
+    await gw.services.billing.returnIdleLease(keyId);
     const refused = await gw.services.db
       .selectFrom('api_keys')
       .select('used')

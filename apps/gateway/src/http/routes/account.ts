@@ -13,6 +13,8 @@ import { readJsonBody, validateBody } from '../validate.js';
 export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): void {
   app.get('/v1/dashboard/billing/credit_grants', async (c) => {
     const key = c.get('key');
+    // A lease this instance still holds on an idle key would show as used: give it back first.
+    await services.billing.returnIdleLease(key.id);
     const record = await services.keys.get(key.id);
     if (!record) throw notFound('Key not found.');
     // Unlimited keys (the bootstrap admin) have no grant: they report usage only.
