@@ -21,6 +21,30 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
+/** What a bound means in words, by what was bounded: a number, a string's length, a list's size. */
+function rangeMessage(
+  issue: Extract<Issue, { code: 'too_big' | 'too_small' }>,
+  field: string,
+  value: unknown,
+): string {
+  const big = issue.code === 'too_big';
+  const limit = Number(big ? issue.maximum : issue.minimum);
+  const bound =
+    issue.inclusive === false ? (big ? 'less than' : 'more than') : big ? 'at most' : 'at least';
+  switch (issue.origin) {
+    case 'string':
+      return `${field} must be ${bound} ${limit} characters long (got ${String(value).length}).`;
+    case 'array':
+      return `${field} must have ${bound} ${limit} items (got ${Array.isArray(value) ? value.length : 0}).`;
+    case 'number':
+    case 'int':
+    case 'bigint':
+      return `${field} must be ${bound} ${limit} (got ${String(value)}).`;
+    default:
+      return `${field}: ${issue.message}`;
+  }
+}
+
 /** Translate one zod issue to an ApiError 400. */
 export function issueToApiError(issue: Issue, body: unknown): ApiError {
   const path = issue.path ?? [];
@@ -42,15 +66,27 @@ export function issueToApiError(issue: Issue, body: unknown): ApiError {
       );
     }
     case 'too_big':
-    case 'too_small': {
-      return badRequest(`${param ?? 'value'}: ${issue.message}`, param, 'out_of_range');
-    }
+    case 'too_small':
+      return badRequest(
+        rangeMessage(issue, param ?? 'value', valueAt(body, path)),
+        param,
+        'out_of_range',
+      );
     case 'invalid_value':
       return badRequest(
         `${param ?? 'value'} must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`,
         param,
         'invalid_value',
       );
+    case 'invalid_union': {
+      // "Invalid input" says nothing: report the branch that got furthest — the one whose
+      // problem is not the value's type (e.g. `stop` is a list, but too long).
+      const closest = issue.errors
+        .map((branch) => branch[0])
+        .find((first) => first && !(first.code === 'invalid_type' && first.path.length === 0));
+      if (closest) return issueToApiError({ ...closest, path: [...path, ...closest.path] }, body);
+      return badRequest(`Invalid value for ${param ?? 'body'}.`, param, 'invalid_value');
+    }
     default:
       return badRequest(`${param ?? 'body'}: ${issue.message}`, param, 'invalid_value');
   }

@@ -56,6 +56,20 @@ describe('text request validation', () => {
     expect(upstreamCalls()).toBe(before);
   });
 
+  it.each([
+    [{ temperature: 2.5 }, 'temperature must be at most 2 (got 2.5).'],
+    [{ max_tokens: 0 }, 'max_tokens must be at least 1 (got 0).'],
+    [{ stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop must have at most 4 items (got 5).'],
+  ])('a bound says what it is and what was sent: %j', async (patch, message) => {
+    const res = await gw.fetch('/v1/chat/completions', {
+      method: 'POST',
+      key,
+      json: { ...base, ...patch },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error.message).toBe(message);
+  });
+
   it('invalid JSON → 400 invalid_json', async () => {
     const res = await gw.fetch('/v1/chat/completions', {
       method: 'POST',
