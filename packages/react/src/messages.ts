@@ -29,7 +29,8 @@ export function toRequestMessages(messages: readonly UIMessage[]): ChatMessage[]
 }
 
 /**
- * The text of a message, whether its `content` is a string or an array of text blocks.
+ * The text of a message, whether its `content` is a string or an array of text blocks ('' when
+ * it has none, as in an assistant turn that only calls tools).
  *
  * @example
  * ```tsx
@@ -38,5 +39,7 @@ export function toRequestMessages(messages: readonly UIMessage[]): ChatMessage[]
  */
 export function getMessageText(message: Pick<ChatMessage, 'content'>): string {
   const { content } = message;
+  // An assistant turn that only calls tools has no content.
+  if (content == null) return '';
   return typeof content === 'string' ? content : content.map((block) => block.text).join('');
 }

@@ -9,6 +9,7 @@ import { AnthropicPassthroughStream, OpenAiPassthroughStream } from '../translat
 import {
   anthropicToChatRequest,
   chatToAnthropicRequest,
+  checkChatMessages,
   completionToChatRequest,
 } from '../translate/request.js';
 import {
@@ -149,6 +150,8 @@ export function planUpstream(
   const kind = deployment.provider.kind;
   if (kind === 'openai') {
     if (format === 'chat' || format === 'completion') {
+      // Same rules as on the translated path, so a bad tool message is our 400 on every model.
+      if (format === 'chat') checkChatMessages((request as OpenAiChatRequest).messages);
       const streamFormat = format;
       return {
         operation: format === 'chat' ? 'chat' : 'completions',

@@ -152,16 +152,39 @@ function routingFailure(error: RoutingError): ApiError {
   });
 }
 
-/** The generated text of a non-streamed response in any client format. */
+/**
+ * The generated text of a non-streamed response in any client format, tool calls included (their
+ * names and arguments are output tokens too). Used only when upstream reports no usage.
+ */
 function responseText(body: unknown): string {
   const b = body as {
-    choices?: Array<{ text?: string; message?: { content?: string | null } }>;
-    content?: Array<{ type?: string; text?: string }>;
+    choices?: Array<{
+      text?: string;
+      message?: {
+        content?: string | null;
+        tool_calls?: Array<{ function?: { name?: string; arguments?: string } }>;
+      };
+    }>;
+    content?: Array<{ type?: string; text?: string; name?: string; input?: unknown }>;
   };
   if (Array.isArray(b.content)) {
-    return b.content.map((block) => (block.type === 'text' ? (block.text ?? '') : '')).join('');
+    return b.content
+      .map((block) => {
+        if (block.type === 'text') return block.text ?? '';
+        if (block.type === 'tool_use')
+          return `${block.name ?? ''}${JSON.stringify(block.input ?? {})}`;
+        return '';
+      })
+      .join('');
   }
-  return (b.choices ?? []).map((c) => c.message?.content ?? c.text ?? '').join('');
+  return (b.choices ?? [])
+    .map((c) => {
+      const calls = (c.message?.tool_calls ?? [])
+        .map((call) => `${call.function?.name ?? ''}${call.function?.arguments ?? ''}`)
+        .join('');
+      return (c.message?.content ?? c.text ?? '') + calls;
+    })
+    .join('');
 }
 
 async function readAll(body: UpstreamResponse['body']): Promise<Buffer> {

@@ -28,7 +28,11 @@ export async function countTokens(text: string): Promise<number> {
   return (await tokenizer)(text);
 }
 
-/** The prompt text of a request in any client format, and its message count. */
+/**
+ * The prompt text of a request in any client format, and its message count. Tool definitions
+ * (name, description, schema), tool calls in earlier turns and tool results are input too: the
+ * upstream bills them, so the reservation and a fallback count include them as JSON text.
+ */
 export function promptOf(
   format: 'chat' | 'completion' | 'messages',
   body: Record<string, unknown>,
@@ -38,8 +42,10 @@ export function promptOf(
     if (typeof content === 'string') parts.push(content);
     else if (Array.isArray(content)) {
       for (const part of content) {
-        const text = (part as { text?: unknown }).text;
-        if (typeof text === 'string') parts.push(text);
+        const block = part as { type?: unknown; text?: unknown; content?: unknown };
+        if (typeof block.text === 'string') parts.push(block.text);
+        else if (block.type === 'tool_result') add(block.content);
+        else if (block.type === 'tool_use') parts.push(JSON.stringify(part));
       }
     }
   };
@@ -48,8 +54,13 @@ export function promptOf(
     return { text: parts.join('\n'), messages: 1 };
   }
   if (format === 'messages') add(body.system);
+  if (Array.isArray(body.tools) && body.tools.length > 0) parts.push(JSON.stringify(body.tools));
   const messages = Array.isArray(body.messages) ? body.messages : [];
-  for (const message of messages) add((message as { content?: unknown }).content);
+  for (const message of messages) {
+    const { content, tool_calls: calls } = message as { content?: unknown; tool_calls?: unknown };
+    add(content);
+    if (Array.isArray(calls) && calls.length > 0) parts.push(JSON.stringify(calls));
+  }
   return { text: parts.join('\n'), messages: messages.length + (body.system ? 1 : 0) };
 }
 

@@ -59,11 +59,21 @@ export class OpenAiPassthroughStream extends TerminableStream implements StreamT
     for (const data of this.contentChunks) {
       try {
         const chunk = JSON.parse(data) as {
-          choices?: Array<{ text?: string; delta?: { content?: string | null } }>;
+          choices?: Array<{
+            text?: string;
+            delta?: {
+              content?: string | null;
+              tool_calls?: Array<{ function?: { name?: string; arguments?: string } }>;
+            };
+          }>;
         };
         const choice = chunk.choices?.[0];
         text +=
           (this.options.format === 'completion' ? choice?.text : choice?.delta?.content) ?? '';
+        // Tool-call names and argument pieces are output too.
+        for (const call of choice?.delta?.tool_calls ?? []) {
+          text += (call.function?.name ?? '') + (call.function?.arguments ?? '');
+        }
       } catch {
         // Not JSON (a comment or a vendor extension): contributes no text.
       }
@@ -119,8 +129,11 @@ export class AnthropicPassthroughStream
     let text = '';
     for (const data of this.deltas) {
       try {
-        const delta = JSON.parse(data) as { delta?: { type?: string; text?: string } };
+        const delta = JSON.parse(data) as {
+          delta?: { type?: string; text?: string; partial_json?: string };
+        };
         if (delta.delta?.type === 'text_delta') text += delta.delta.text ?? '';
+        else if (delta.delta?.type === 'input_json_delta') text += delta.delta.partial_json ?? '';
       } catch {
         // ignore malformed deltas
       }

@@ -3,15 +3,27 @@
  * messages format (§2). Parameters the target does not accept are mapped, never refused
  * (DESIGN.md Text generation): temperature is clamped to Anthropic's 0–1, `stop` becomes
  * `stop_sequences`, penalties and seeds that have no Anthropic equivalent are dropped.
+ * Tools map one to one: function tools ⇄ tools with `input_schema`, assistant `tool_calls` ⇄
+ * `tool_use` blocks (arguments as JSON text ⇄ an input object), `tool` messages ⇄ `tool_result`
+ * blocks in a user turn, `tool_choice` and `parallel_tool_calls` ⇄ `tool_choice` with
+ * `disable_parallel_tool_use`.
  */
+import { badRequest } from '../http/errors.js';
 import type {
+  AnthropicBlock,
   AnthropicMessageParam,
   AnthropicRequest,
-  AnthropicTextBlock,
+  AnthropicTool,
+  AnthropicToolChoice,
+  AnthropicToolResultBlock,
+  AnthropicToolUseBlock,
   OpenAiChatRequest,
   OpenAiCompletionRequest,
   OpenAiMessage,
   OpenAiTextPart,
+  OpenAiTool,
+  OpenAiToolCall,
+  OpenAiToolChoice,
 } from './wire.js';
 
 /** What a translation needs from the model catalogue. */
@@ -42,8 +54,109 @@ function toAnthropicBlocks(content: OpenAiMessage['content']): AnthropicMessageP
     .map((part) => ({ type: 'text', text: part.text }));
 }
 
-function asBlockArray(content: AnthropicMessageParam['content']): AnthropicMessageParam['content'] {
+function asBlockArray(content: AnthropicMessageParam['content']): AnthropicBlock[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+}
+
+/**
+ * The rules of chat messages the schema cannot express (it types every role alike): a `tool`
+ * message names the call it answers, and only an assistant message that made tool calls may go
+ * without content. Checked before any upstream call, whichever upstream serves the model.
+ *
+ * @example
+ * checkChatMessages([{ role: 'tool', content: '18' }]); // throws 400, param messages.0.tool_call_id
+ */
+export function checkChatMessages(messages: readonly OpenAiMessage[]): void {
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role === 'tool' && !message.tool_call_id) {
+      throw badRequest(
+        `Missing required field: messages.${i}.tool_call_id (a tool message answers one call).`,
+        `messages.${i}.tool_call_id`,
+        'missing_field',
+      );
+    }
+    if (message.content == null) {
+      const toolCalls = message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0;
+      if (!toolCalls) {
+        throw badRequest(
+          `Missing required field: messages.${i}.content (only an assistant message with tool_calls may omit it).`,
+          `messages.${i}.content`,
+          'missing_field',
+        );
+      }
+    }
+  }
+}
+
+/** A tool call's arguments (JSON text) as the input object Anthropic requires. */
+function toolInput(call: OpenAiToolCall, param: string): Record<string, unknown> {
+  const text = call.function.arguments.trim();
+  if (text === '') return {};
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch {
+    input = undefined;
+  }
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw badRequest(
+      `${param}: the arguments must be a JSON object to be sent to this model.`,
+      param,
+      'invalid_value',
+    );
+  }
+  return input as Record<string, unknown>;
+}
+
+function assistantBlocks(message: OpenAiMessage, index: number): AnthropicMessageParam['content'] {
+  const content = toAnthropicBlocks(message.content);
+  const calls = message.tool_calls ?? [];
+  if (calls.length === 0) return content;
+  const blocks: AnthropicBlock[] =
+    content === '' ? [] : asBlockArray(content).filter((b) => b.type !== 'text' || b.text !== '');
+  calls.forEach((call, j) => {
+    const use: AnthropicToolUseBlock = {
+      type: 'tool_use',
+      id: call.id,
+      name: call.function.name,
+      input: toolInput(call, `messages.${index}.tool_calls.${j}.function.arguments`),
+    };
+    blocks.push(use);
+  });
+  return blocks;
+}
+
+function toolResultBlock(message: OpenAiMessage): AnthropicToolResultBlock {
+  return {
+    type: 'tool_result',
+    tool_use_id: message.tool_call_id ?? '',
+    content: chatContentText(message.content),
+  };
+}
+
+function anthropicTools(tools: readonly OpenAiTool[]): AnthropicTool[] {
+  return tools.map(({ function: fn }) => {
+    const tool: AnthropicTool = {
+      name: fn.name,
+      // Anthropic requires a schema; a function without parameters takes none.
+      input_schema: fn.parameters ?? { type: 'object', properties: {} },
+    };
+    if (fn.description !== undefined) tool.description = fn.description;
+    return tool;
+  });
+}
+
+function anthropicToolChoice(
+  choice: OpenAiToolChoice | undefined,
+  parallel: boolean | null | undefined,
+): AnthropicToolChoice | undefined {
+  const single = parallel === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined) return parallel === false ? { type: 'auto', ...single } : undefined;
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'auto') return { type: 'auto', ...single };
+  if (choice === 'required') return { type: 'any', ...single };
+  return { type: 'tool', name: choice.function.name, ...single };
 }
 
 /** Normalises `stop` (string or array) to an array, or undefined when absent/empty. */
@@ -67,27 +180,31 @@ export function chatToAnthropicRequest(
   request: OpenAiChatRequest,
   target: TranslationTarget,
 ): AnthropicRequest {
+  checkChatMessages(request.messages);
   const system: string[] = [];
   const messages: AnthropicMessageParam[] = [];
-  for (const message of request.messages) {
+  request.messages.forEach((message, index) => {
     if (message.role === 'system' || message.role === 'developer') {
       system.push(chatContentText(message.content));
-      continue;
+      return;
     }
-    // Tool messages have no text-only equivalent; their content is carried as user text.
+    // A tool message is a tool_result block in a user turn; consecutive results (parallel
+    // calls) merge into one turn below, ahead of any user text, as Anthropic requires.
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const content = toAnthropicBlocks(message.content);
+    const content: AnthropicMessageParam['content'] =
+      message.role === 'tool'
+        ? [toolResultBlock(message)]
+        : message.role === 'assistant'
+          ? assistantBlocks(message, index)
+          : toAnthropicBlocks(message.content);
     const previous = messages[messages.length - 1];
     if (previous && previous.role === role) {
       // Anthropic expects alternating turns: merge consecutive same-role messages into blocks.
-      previous.content = [
-        ...(asBlockArray(previous.content) as AnthropicTextBlock[]),
-        ...(asBlockArray(content) as AnthropicTextBlock[]),
-      ];
+      previous.content = [...asBlockArray(previous.content), ...asBlockArray(content)];
     } else {
       messages.push({ role, content });
     }
-  }
+  });
 
   const out: AnthropicRequest = {
     model: target.upstreamModel,
@@ -103,6 +220,11 @@ export function chatToAnthropicRequest(
   if (stop) out.stop_sequences = stop;
   if (request.stream) out.stream = true;
   if (typeof request.user === 'string') out.metadata = { user_id: request.user };
+  if (request.tools && request.tools.length > 0) {
+    out.tools = anthropicTools(request.tools);
+    const choice = anthropicToolChoice(request.tool_choice, request.parallel_tool_calls);
+    if (choice) out.tool_choice = choice;
+  }
   return out;
 }
 
@@ -132,14 +254,81 @@ function anthropicContentText(content: AnthropicMessageParam['content']): string
   return content.map((block) => (block.type === 'text' ? String(block.text ?? '') : '')).join('');
 }
 
-function toChatContent(content: AnthropicMessageParam['content']): OpenAiMessage['content'] {
-  if (typeof content === 'string') return content;
+function toChatContent(blocks: readonly AnthropicBlock[]): OpenAiMessage['content'] {
   const parts: OpenAiTextPart[] = [];
-  for (const block of content) {
+  for (const block of blocks) {
     if (block.type === 'text') parts.push({ type: 'text', text: String(block.text ?? '') });
   }
   if (parts.length === 1) return parts[0]!.text;
   return parts;
+}
+
+/**
+ * One Anthropic turn → chat messages: an assistant turn's tool_use blocks become `tool_calls`; a
+ * user turn's tool_result blocks become `tool` messages, placed first because a tool message must
+ * directly follow the assistant message that made the calls.
+ */
+function chatMessagesOf(message: AnthropicMessageParam): OpenAiMessage[] {
+  if (typeof message.content === 'string')
+    return [{ role: message.role, content: message.content }];
+  const blocks = message.content;
+  if (message.role === 'assistant') {
+    const calls: OpenAiToolCall[] = [];
+    const text: AnthropicBlock[] = [];
+    for (const block of blocks) {
+      if (block.type === 'tool_use') {
+        const use = block as AnthropicToolUseBlock;
+        calls.push({
+          id: use.id,
+          type: 'function',
+          function: { name: use.name, arguments: JSON.stringify(use.input ?? {}) },
+        });
+      } else text.push(block);
+    }
+    if (calls.length === 0) return [{ role: 'assistant', content: toChatContent(text) }];
+    const content = toChatContent(text);
+    const empty = content === '' || (Array.isArray(content) && content.length === 0);
+    return [{ role: 'assistant', content: empty ? null : content, tool_calls: calls }];
+  }
+  const out: OpenAiMessage[] = [];
+  const rest: AnthropicBlock[] = [];
+  for (const block of blocks) {
+    if (block.type !== 'tool_result') {
+      rest.push(block);
+      continue;
+    }
+    const result = block as AnthropicToolResultBlock;
+    const text = anthropicContentText(result.content ?? '');
+    // Chat has no error flag on a tool result: say it in the text the model reads.
+    out.push({
+      role: 'tool',
+      tool_call_id: result.tool_use_id,
+      content: result.is_error ? `Error: ${text}` : text,
+    });
+  }
+  if (rest.length > 0 || out.length === 0) out.push({ role: 'user', content: toChatContent(rest) });
+  return out;
+}
+
+function chatTools(tools: readonly AnthropicTool[]): OpenAiTool[] {
+  return tools.map((tool) => {
+    const fn: OpenAiTool['function'] = { name: tool.name, parameters: tool.input_schema };
+    if (tool.description !== undefined) fn.description = tool.description;
+    return { type: 'function', function: fn };
+  });
+}
+
+function chatToolChoice(choice: AnthropicToolChoice): OpenAiToolChoice {
+  switch (choice.type) {
+    case 'none':
+      return 'none';
+    case 'any':
+      return 'required';
+    case 'tool':
+      return { type: 'function', function: { name: choice.name } };
+    default:
+      return 'auto';
+  }
 }
 
 /**
@@ -161,9 +350,7 @@ export function anthropicToChatRequest(
     const text = anthropicContentText(request.system as AnthropicMessageParam['content']);
     if (text !== '') messages.push({ role: 'system', content: text });
   }
-  for (const message of request.messages) {
-    messages.push({ role: message.role, content: toChatContent(message.content) });
-  }
+  for (const message of request.messages) messages.push(...chatMessagesOf(message));
   const out: OpenAiChatRequest = {
     model: upstreamModel,
     messages,
@@ -179,5 +366,14 @@ export function anthropicToChatRequest(
     out.stream_options = { include_usage: true };
   }
   if (request.metadata?.user_id) out.user = request.metadata.user_id;
+  if (request.tools && request.tools.length > 0) {
+    out.tools = chatTools(request.tools);
+    if (request.tool_choice) {
+      out.tool_choice = chatToolChoice(request.tool_choice);
+      const single =
+        request.tool_choice.type !== 'none' && request.tool_choice.disable_parallel_tool_use;
+      if (single) out.parallel_tool_calls = false;
+    }
+  }
   return out;
 }

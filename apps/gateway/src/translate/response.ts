@@ -4,10 +4,13 @@
  * the stream translators share.
  */
 import type {
+  AnthropicBlock,
   AnthropicMessage,
+  AnthropicToolUseBlock,
   AnthropicUsage,
   OpenAiChatCompletion,
   OpenAiTextCompletion,
+  OpenAiToolCall,
   OpenAiUsage,
 } from './wire.js';
 
@@ -19,9 +22,11 @@ export function finishReasonFromStopReason(stopReason: string | null | undefined
       return 'length';
     case 'refusal':
       return 'content_filter';
+    case 'tool_use':
+      return 'tool_calls';
     default:
-      // end_turn, stop_sequence, pause_turn, tool_use (the API carries no tools) and anything
-      // new read as a normal stop: the spec's finish reasons are stop | length | content_filter.
+      // end_turn, stop_sequence, pause_turn and anything new read as a normal stop: the spec's
+      // finish reasons are stop | length | content_filter | tool_calls.
       return 'stop';
   }
 }
@@ -65,6 +70,35 @@ export function anthropicUsageFromChat(usage: OpenAiUsage | null | undefined): A
   };
 }
 
+/** An Anthropic tool_use block → a chat tool call (the input object becomes JSON text). */
+export function toolCallFromToolUse(block: AnthropicToolUseBlock): OpenAiToolCall {
+  return {
+    id: block.id,
+    type: 'function',
+    function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+  };
+}
+
+/**
+ * A chat tool call → an Anthropic tool_use block. Anthropic's input is an object: arguments that
+ * are not a JSON object (a model's malformed output) become `{}` rather than failing the response.
+ */
+export function toolUseFromToolCall(call: OpenAiToolCall): AnthropicToolUseBlock {
+  let input: unknown;
+  try {
+    input = JSON.parse(call.function.arguments || '{}');
+  } catch {
+    input = {};
+  }
+  const object = input !== null && typeof input === 'object' && !Array.isArray(input);
+  return {
+    type: 'tool_use',
+    id: call.id,
+    name: call.function.name,
+    input: object ? (input as Record<string, unknown>) : {},
+  };
+}
+
 /** The text of an Anthropic message's text blocks, concatenated. */
 export function anthropicMessageText(message: Pick<AnthropicMessage, 'content'>): string {
   let text = '';
@@ -88,6 +122,17 @@ function bareId(id: string, prefix: string): string {
  *   usage: { input_tokens: 3, output_tokens: 1 } }).choices[0].message.content; // 'Hi'
  */
 export function chatCompletionFromAnthropic(message: AnthropicMessage): OpenAiChatCompletion {
+  const calls = message.content
+    .filter((block): block is AnthropicToolUseBlock => block.type === 'tool_use')
+    .map(toolCallFromToolUse);
+  const text = anthropicMessageText(message);
+  const reply: OpenAiChatCompletion['choices'][number]['message'] = {
+    role: 'assistant',
+    // OpenAI answers null content when the reply is only tool calls; SDKs and clients test for it.
+    content: calls.length > 0 && text === '' ? null : text,
+    refusal: null,
+  };
+  if (calls.length > 0) reply.tool_calls = calls;
   return {
     id: `chatcmpl-${bareId(message.id, 'msg_')}`,
     object: 'chat.completion',
@@ -96,7 +141,7 @@ export function chatCompletionFromAnthropic(message: AnthropicMessage): OpenAiCh
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: anthropicMessageText(message), refusal: null },
+        message: reply,
         logprobs: null,
         finish_reason: finishReasonFromStopReason(message.stop_reason),
       },
@@ -128,12 +173,14 @@ export function textCompletionFromAnthropic(message: AnthropicMessage): OpenAiTe
 export function anthropicMessageFromChat(completion: OpenAiChatCompletion): AnthropicMessage {
   const choice = completion.choices[0];
   const text = choice?.message.content ?? '';
+  const content: AnthropicBlock[] = text === '' ? [] : [{ type: 'text', text }];
+  for (const call of choice?.message.tool_calls ?? []) content.push(toolUseFromToolCall(call));
   return {
     id: `msg_${bareId(completion.id, 'chatcmpl-')}`,
     type: 'message',
     role: 'assistant',
     model: completion.model,
-    content: text === '' ? [] : [{ type: 'text', text }],
+    content,
     stop_reason: stopReasonFromFinishReason(choice?.finish_reason),
     stop_sequence: null,
     usage: anthropicUsageFromChat(completion.usage),

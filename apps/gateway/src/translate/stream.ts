@@ -4,6 +4,10 @@
  * for Anthropic events). Each transform also meters: it keeps the usage the upstream reported
  * and the text produced so far, so a stream cut short can still be billed.
  *
+ * Tool calls stream in both directions: Anthropic's tool_use block start + `input_json_delta`
+ * pieces ⇄ chat `delta.tool_calls` entries (the first with id and name, then argument pieces),
+ * and the finish reasons `tool_use` ⇄ `tool_calls`. Argument pieces count as produced text.
+ *
  * Every transform has the same three entry points:
  *  - `push(event)` for each upstream event → SSE strings to send,
  *  - `end()` when the upstream ended → closing SSE strings (an error event if it ended early),
@@ -121,12 +125,14 @@ export class AnthropicToOpenAiStream
   private model = '';
   private readonly created = nowSeconds();
   private finishReason: string | null = null;
+  /** Anthropic block index → position in the chat message's `tool_calls`. */
+  private readonly toolIndex = new Map<number, number>();
 
   constructor(private readonly options: { includeUsage: boolean; format: OpenAiStreamFormat }) {
     super();
   }
 
-  private chunk(delta: { role?: 'assistant'; content?: string }, finishReason: string | null) {
+  private chunk(delta: OpenAiChatChunk['choices'][number]['delta'], finishReason: string | null) {
     if (this.options.format === 'completion') {
       const chunk: OpenAiTextCompletion = {
         id: this.id,
@@ -173,12 +179,30 @@ export class AnthropicToOpenAiStream
         return [this.chunk({ role: 'assistant', content: '' }, null)];
       }
       case 'content_block_start': {
-        const text = event.content_block.type === 'text' ? (event.content_block.text ?? '') : '';
+        const block = event.content_block;
+        if (block.type === 'tool_use' && this.options.format === 'chat') {
+          const index = this.toolIndex.size;
+          this.toolIndex.set(event.index, index);
+          const name = block.name ?? '';
+          this.producedText += name;
+          const call = { index, id: block.id ?? '', type: 'function' as const };
+          return [
+            this.chunk({ tool_calls: [{ ...call, function: { name, arguments: '' } }] }, null),
+          ];
+        }
+        const text = block.type === 'text' ? (block.text ?? '') : '';
         if (text === '') return [];
         this.producedText += text;
         return [this.chunk({ content: text }, null)];
       }
       case 'content_block_delta': {
+        if (event.delta.type === 'input_json_delta') {
+          const index = this.toolIndex.get(event.index);
+          const json = event.delta.partial_json;
+          if (index === undefined || !json) return [];
+          this.producedText += json;
+          return [this.chunk({ tool_calls: [{ index, function: { arguments: json } }] }, null)];
+        }
         if (event.delta.type !== 'text_delta' || !event.delta.text) return [];
         this.producedText += event.delta.text;
         return [this.chunk({ content: event.delta.text }, null)];
@@ -256,6 +280,10 @@ export class OpenAiToAnthropicStream
   private blockOpen = false;
   private blockCount = 0;
   private stopReason: string | null = null;
+  /** The open block's chat tool-call index, or null while a text block (or none) is open. */
+  private openTool: number | null = null;
+  /** Chat tool-call index → Anthropic block index. */
+  private readonly toolBlocks = new Map<number, number>();
 
   constructor(private readonly options: { estimatedInputTokens: number }) {
     super();
@@ -282,7 +310,58 @@ export class OpenAiToAnthropicStream
   private closeBlock(): string[] {
     if (!this.blockOpen) return [];
     this.blockOpen = false;
+    this.openTool = null;
     return [anthropicSse({ type: 'content_block_stop', index: this.blockCount - 1 })];
+  }
+
+  /** Opens the next block (closing the open one); the first block start is followed by a ping. */
+  private openBlock(block: Record<string, unknown>, out: string[]): void {
+    out.push(...this.closeBlock());
+    this.blockOpen = true;
+    out.push(
+      anthropicSse({ type: 'content_block_start', index: this.blockCount++, content_block: block }),
+    );
+    if (this.blockCount === 1) out.push(anthropicSse({ type: 'ping' }));
+  }
+
+  /**
+   * Chat tool-call pieces → tool_use blocks. A piece with an unseen index starts a block (OpenAI
+   * streams calls one after another); argument pieces become input_json_delta events on the
+   * block of their call.
+   */
+  private toolCalls(calls: NonNullable<OpenAiChatChunk['choices'][number]['delta']['tool_calls']>) {
+    const out: string[] = [];
+    for (const call of calls) {
+      let block = this.toolBlocks.get(call.index);
+      if (block === undefined) {
+        const name = call.function?.name ?? '';
+        this.openBlock(
+          {
+            type: 'tool_use',
+            id: call.id ?? `toolu_${call.index}`,
+            name,
+            input: {},
+          },
+          out,
+        );
+        block = this.blockCount - 1;
+        this.toolBlocks.set(call.index, block);
+        this.openTool = call.index;
+        this.producedText += name;
+      }
+      const json = call.function?.arguments;
+      if (json) {
+        this.producedText += json;
+        out.push(
+          anthropicSse({
+            type: 'content_block_delta',
+            index: block,
+            delta: { type: 'input_json_delta', partial_json: json },
+          }),
+        );
+      }
+    }
+    return out;
   }
 
   private finish(): string[] {
@@ -321,16 +400,8 @@ export class OpenAiToAnthropicStream
     if (choice) {
       const text = choice.delta.content;
       if (text) {
-        if (!this.blockOpen) {
-          this.blockOpen = true;
-          out.push(
-            anthropicSse({
-              type: 'content_block_start',
-              index: this.blockCount++,
-              content_block: { type: 'text', text: '' },
-            }),
-          );
-          if (this.blockCount === 1) out.push(anthropicSse({ type: 'ping' }));
+        if (!this.blockOpen || this.openTool !== null) {
+          this.openBlock({ type: 'text', text: '' }, out);
         }
         this.producedText += text;
         out.push(
@@ -341,6 +412,7 @@ export class OpenAiToAnthropicStream
           }),
         );
       }
+      if (choice.delta.tool_calls?.length) out.push(...this.toolCalls(choice.delta.tool_calls));
       if (choice.finish_reason) this.stopReason = stopReasonFromFinishReason(choice.finish_reason);
     }
     return out;

@@ -11,12 +11,46 @@ export interface OpenAiTextPart {
   text: string;
 }
 
+/** A function call the assistant made (response `message.tool_calls`, request assistant turns). */
+export interface OpenAiToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** A piece of a tool call in a stream chunk (`delta.tool_calls[]`). */
+export interface OpenAiToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
+
 export interface OpenAiMessage {
   role: OpenAiRole;
-  content: string | OpenAiTextPart[] | null;
+  content?: string | OpenAiTextPart[] | null;
   name?: string;
+  tool_calls?: OpenAiToolCall[];
+  tool_call_id?: string;
   [extra: string]: unknown;
 }
+
+/** A function tool definition (`tools[]`). */
+export interface OpenAiTool {
+  type: 'function';
+  function: {
+    name: string;
+    description?: string;
+    parameters?: Record<string, unknown>;
+    strict?: boolean | null;
+  };
+}
+
+export type OpenAiToolChoice =
+  | 'none'
+  | 'auto'
+  | 'required'
+  | { type: 'function'; function: { name: string } };
 
 export interface OpenAiChatRequest {
   model: string;
@@ -29,6 +63,9 @@ export interface OpenAiChatRequest {
   stream?: boolean | null;
   stream_options?: { include_usage?: boolean | null; [extra: string]: unknown } | null;
   user?: string;
+  tools?: OpenAiTool[];
+  tool_choice?: OpenAiToolChoice;
+  parallel_tool_calls?: boolean;
   [extra: string]: unknown;
 }
 
@@ -59,7 +96,12 @@ export interface OpenAiChatCompletion {
   model: string;
   choices: Array<{
     index: number;
-    message: { role: 'assistant'; content: string | null; refusal?: string | null };
+    message: {
+      role: 'assistant';
+      content: string | null;
+      refusal?: string | null;
+      tool_calls?: OpenAiToolCall[];
+    };
     logprobs?: unknown;
     finish_reason: string | null;
   }>;
@@ -74,7 +116,12 @@ export interface OpenAiChatChunk {
   model: string;
   choices: Array<{
     index: number;
-    delta: { role?: 'assistant'; content?: string | null; refusal?: string | null };
+    delta: {
+      role?: 'assistant';
+      content?: string | null;
+      refusal?: string | null;
+      tool_calls?: OpenAiToolCallDelta[];
+    };
     logprobs?: unknown;
     finish_reason: string | null;
   }>;
@@ -98,10 +145,45 @@ export interface AnthropicTextBlock {
   [extra: string]: unknown;
 }
 
+export interface AnthropicToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  [extra: string]: unknown;
+}
+
+export interface AnthropicToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: string | AnthropicTextBlock[];
+  is_error?: boolean;
+  [extra: string]: unknown;
+}
+
+/** A content block as translation sees it: the three it maps, anything else kept opaque. */
+export type AnthropicBlock =
+  | AnthropicTextBlock
+  | AnthropicToolUseBlock
+  | AnthropicToolResultBlock
+  | { type: string; [extra: string]: unknown };
+
 export interface AnthropicMessageParam {
   role: 'user' | 'assistant';
-  content: string | Array<AnthropicTextBlock | { type: string; [extra: string]: unknown }>;
+  content: string | AnthropicBlock[];
 }
+
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema: Record<string, unknown>;
+  [extra: string]: unknown;
+}
+
+export type AnthropicToolChoice =
+  | { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean }
+  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
+  | { type: 'none' };
 
 export interface AnthropicRequest {
   model: string;
@@ -114,6 +196,8 @@ export interface AnthropicRequest {
   stop_sequences?: string[];
   stream?: boolean;
   metadata?: { user_id?: string | null };
+  tools?: AnthropicTool[];
+  tool_choice?: AnthropicToolChoice;
   [extra: string]: unknown;
 }
 
@@ -130,7 +214,7 @@ export interface AnthropicMessage {
   type: 'message';
   role: 'assistant';
   model: string;
-  content: Array<AnthropicTextBlock | { type: string; [extra: string]: unknown }>;
+  content: AnthropicBlock[];
   stop_reason: string | null;
   stop_sequence: string | null;
   usage: AnthropicUsage;
@@ -143,12 +227,18 @@ export type AnthropicStreamEvent =
   | {
       type: 'content_block_start';
       index: number;
-      content_block: { type: string; text?: string; [extra: string]: unknown };
+      content_block: {
+        type: string;
+        text?: string;
+        id?: string;
+        name?: string;
+        [extra: string]: unknown;
+      };
     }
   | {
       type: 'content_block_delta';
       index: number;
-      delta: { type: string; text?: string; [extra: string]: unknown };
+      delta: { type: string; text?: string; partial_json?: string; [extra: string]: unknown };
     }
   | { type: 'content_block_stop'; index: number }
   | {

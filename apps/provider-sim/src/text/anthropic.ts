@@ -8,6 +8,13 @@ import { applyLatency, eventFrame, type Frame, sendJson, sendStream } from '../r
 import type { RouteDef } from '../router.js';
 import { generate } from './generate.js';
 import { countTokens } from './tokens.js';
+import {
+  jsonPieces,
+  planToolCalls,
+  type SimTool,
+  type SimToolCall,
+  type SimToolChoice,
+} from './tools.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'invalid_request_error',
@@ -99,6 +106,113 @@ interface ParsedMessages {
   stopSequences: string[];
   key: string;
   inputTokens: number;
+  tools: SimTool[];
+  toolChoice: SimToolChoice;
+  /** The last user turn carries tool results: the model reads them and answers with text. */
+  endsWithToolResult: boolean;
+}
+
+/** `tools` and `tool_choice`, checked as the real API checks them. */
+function readTools(body: Record<string, unknown>): { tools: SimTool[]; choice: SimToolChoice } {
+  const tools: SimTool[] = [];
+  if (body.tools !== undefined) {
+    if (!Array.isArray(body.tools)) throw badRequest('tools: Input should be a valid list');
+    body.tools.forEach((tool, i) => {
+      if (!isRecord(tool)) throw badRequest(`tools.${i}: Input should be a valid dictionary`);
+      if (typeof tool.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name)) {
+        throw badRequest(
+          `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`,
+        );
+      }
+      if (!isRecord(tool.input_schema))
+        throw badRequest(`tools.${i}.custom.input_schema: Field required`);
+      tools.push({ name: tool.name, schema: tool.input_schema });
+    });
+  }
+  const choice = body.tool_choice;
+  if (choice === undefined) return { tools, choice: { mode: 'auto', parallel: true } };
+  if (!isRecord(choice)) throw badRequest('tool_choice: Input should be a valid dictionary');
+  const parallel = choice.disable_parallel_tool_use !== true;
+  switch (choice.type) {
+    case 'auto':
+      return { tools, choice: { mode: 'auto', parallel } };
+    case 'any':
+      return { tools, choice: { mode: 'required', parallel } };
+    case 'none':
+      return { tools, choice: { mode: 'none', parallel } };
+    case 'tool':
+      if (typeof choice.name !== 'string')
+        throw badRequest('tool_choice.tool.name: Field required');
+      return { tools, choice: { mode: 'named', name: choice.name, parallel } };
+    default:
+      throw badRequest(
+        "tool_choice: Input tag does not match any of the expected tags: 'auto', 'any', 'tool', 'none'",
+      );
+  }
+}
+
+/**
+ * The pairing rules of tool blocks: each tool_use in an assistant turn is answered by a
+ * tool_result in the very next user turn, and those results come first in that turn.
+ */
+function checkToolPairing(messages: Record<string, unknown>[]): void {
+  for (let i = 0; i < messages.length; i++) {
+    const content = messages[i]!.content;
+    const blocks = Array.isArray(content) ? content.filter(isRecord) : [];
+    const previous = i > 0 ? messages[i - 1]!.content : undefined;
+    const asked = new Set(
+      (Array.isArray(previous) ? previous.filter(isRecord) : [])
+        .filter((b) => b.type === 'tool_use')
+        .map((b) => b.id),
+    );
+    let leading = true;
+    const answered = new Set<unknown>();
+    for (const block of blocks) {
+      if (block.type !== 'tool_result') {
+        leading = false;
+        continue;
+      }
+      if (messages[i]!.role !== 'user' || !asked.has(block.tool_use_id)) {
+        throw badRequest(
+          `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+        );
+      }
+      if (!leading) {
+        throw badRequest(
+          `messages.${i}.content: tool_result blocks must come first in the user message content.`,
+        );
+      }
+      answered.add(block.tool_use_id);
+    }
+    const missing = [...asked].filter((id) => !answered.has(id));
+    if (missing.length > 0) {
+      throw badRequest(
+        `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+      );
+    }
+  }
+  const last = messages[messages.length - 1]!;
+  if (
+    last.role === 'assistant' &&
+    Array.isArray(last.content) &&
+    last.content.some((b) => isRecord(b) && b.type === 'tool_use')
+  ) {
+    // A trailing tool_use with no result yet is only allowed as a prefill the model continues;
+    // the simulator has nothing to continue it with.
+    throw badRequest(
+      `messages.${messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after.`,
+    );
+  }
+}
+
+/** Text of tool_result blocks (string content or text blocks). */
+function toolResultText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (const block of content) {
+    if (isRecord(block) && block.type === 'tool_result') text += textOf(block.content);
+  }
+  return text;
 }
 
 function parse(body: unknown): ParsedMessages {
@@ -137,6 +251,8 @@ function parse(body: unknown): ParsedMessages {
     inputTokens += countTokens(textOf(body.system));
   }
   let key = '';
+  let endsWithToolResult = false;
+  let hasToolBlocks = false;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
     if (!isRecord(message)) throw badRequest(`messages.${i}: Input should be a valid dictionary`);
@@ -156,16 +272,49 @@ function parse(body: unknown): ParsedMessages {
     const text = textOf(message.content);
     // A few tokens of framing per turn, as the real count includes the role markers.
     inputTokens += 3 + countTokens(text);
-    if (message.role === 'user') key = text;
+    const results = toolResultText(message.content);
+    if (Array.isArray(message.content)) {
+      for (const block of message.content) {
+        if (!isRecord(block)) continue;
+        if (block.type === 'tool_use') {
+          hasToolBlocks = true;
+          inputTokens += countTokens(JSON.stringify(block.input ?? {}));
+        } else if (block.type === 'tool_result') hasToolBlocks = true;
+      }
+    }
+    inputTokens += countTokens(results);
+    if (message.role === 'user') {
+      // After tool results the reply depends on them too, as a model's would.
+      key = results === '' ? text : `${key}|${results}`;
+      endsWithToolResult = results !== '';
+    }
   }
+  if (hasToolBlocks) checkToolPairing(messages as Record<string, unknown>[]);
+  const { tools, choice } = readTools(body);
+  if (tools.length > 0) inputTokens += countTokens(JSON.stringify(body.tools));
   if (model.startsWith('unknown-'))
     throw new HttpError({ status: 404, message: `model: ${model}` });
-  return { model, maxTokens, stream: body.stream === true, stopSequences, key, inputTokens };
+  return {
+    model,
+    maxTokens,
+    stream: body.stream === true,
+    stopSequences,
+    key,
+    inputTokens,
+    tools,
+    toolChoice: choice,
+    endsWithToolResult,
+  };
 }
 
 async function messages(ctx: Ctx): Promise<void> {
   checkHeaders(ctx);
   const p = parse(ctx.body);
+  const calls = planToolCalls(p.tools, p.toolChoice, p.key, p.endsWithToolResult);
+  if (calls !== null) {
+    await answerWithToolUse(ctx, p, calls);
+    return;
+  }
   const g = generate(p.key, ctx.sim.options.outputTokens, p.maxTokens, p.stopSequences);
   const outputTokens = countTokens(g.text);
   const stopReason =
@@ -226,6 +375,82 @@ async function messages(ctx: Ctx): Promise<void> {
     eventFrame('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: stopReason, stop_sequence: g.stopSequence },
+      usage: { output_tokens: outputTokens },
+    }),
+    eventFrame('message_stop', { type: 'message_stop' }),
+  );
+  await sendStream(ctx, frames);
+}
+
+/** A message that is tool_use blocks only (stop reason `tool_use`), streamed or not. */
+async function answerWithToolUse(ctx: Ctx, p: ParsedMessages, calls: SimToolCall[]): Promise<void> {
+  const id = `msg_${randomBytes(12).toString('base64url')}`;
+  const blocks = calls.map((call) => ({
+    type: 'tool_use',
+    id: `toolu_${randomBytes(12).toString('base64url')}`,
+    name: call.name,
+    input: call.input,
+  }));
+  const outputTokens = countTokens(calls.map((c) => c.name + c.json).join(''));
+  const usage = {
+    input_tokens: p.inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: outputTokens,
+    service_tier: 'standard',
+  };
+  const message = {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model: p.model,
+    content: blocks,
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage,
+  };
+  if (!p.stream) {
+    await applyLatency(ctx);
+    sendJson(ctx, 200, message);
+    return;
+  }
+  const frames: Frame[] = [
+    eventFrame('message_start', {
+      type: 'message_start',
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
+    }),
+  ];
+  blocks.forEach((block, index) => {
+    frames.push(
+      eventFrame('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { ...block, input: {} },
+      }),
+    );
+    if (index === 0) frames.push(eventFrame('ping', { type: 'ping' }));
+    // The real API opens the arguments with an empty piece, then streams them in fragments.
+    for (const piece of ['', ...jsonPieces(JSON.stringify(block.input))]) {
+      const delta = { type: 'input_json_delta', partial_json: piece };
+      frames.push(
+        eventFrame(
+          'content_block_delta',
+          { type: 'content_block_delta', index, delta },
+          piece !== '',
+        ),
+      );
+    }
+    frames.push(eventFrame('content_block_stop', { type: 'content_block_stop', index }));
+  });
+  frames.push(
+    eventFrame('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: 'tool_use', stop_sequence: null },
       usage: { output_tokens: outputTokens },
     }),
     eventFrame('message_stop', { type: 'message_stop' }),

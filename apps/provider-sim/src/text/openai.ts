@@ -7,6 +7,13 @@ import { applyLatency, dataFrame, type Frame, sendJson, sendStream } from '../re
 import type { RouteDef } from '../router.js';
 import { type Generation, generate } from './generate.js';
 import { countTokens } from './tokens.js';
+import {
+  jsonPieces,
+  planToolCalls,
+  type SimTool,
+  type SimToolCall,
+  type SimToolChoice,
+} from './tools.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'invalid_request_error',
@@ -206,6 +213,107 @@ function contentText(content: unknown): string {
 interface ChatPrompt {
   key: string;
   promptTokens: number;
+  /** The last message is a tool result: the model reads it and answers with text. */
+  endsWithToolResult: boolean;
+}
+
+/**
+ * The pairing rules of tool messages: an assistant message with tool_calls is followed by one
+ * tool message per call id, and a tool message answers a call of the assistant message before it.
+ */
+function checkToolPairing(messages: Record<string, unknown>[]): void {
+  let pending: string[] = [];
+  let pendingAt = -1;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role === 'tool') {
+      const id = message.tool_call_id;
+      if (typeof id !== 'string' || id === '') {
+        throw badRequest(
+          `Missing required parameter: 'messages[${i}].tool_call_id'.`,
+          `messages[${i}].tool_call_id`,
+          'missing_required_parameter',
+        );
+      }
+      if (!pending.includes(id)) {
+        throw badRequest(
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          `messages[${i}].role`,
+        );
+      }
+      pending = pending.filter((p) => p !== id);
+      continue;
+    }
+    if (pending.length > 0) break;
+    pending = [];
+    const calls = message.role === 'assistant' ? message.tool_calls : undefined;
+    if (Array.isArray(calls) && calls.length > 0) {
+      pendingAt = i;
+      for (let j = 0; j < calls.length; j++) {
+        const call = calls[j];
+        if (!isRecord(call) || typeof call.id !== 'string' || !isRecord(call.function)) {
+          throw badRequest(
+            `Invalid 'messages[${i}].tool_calls[${j}]': expected an object with id, type and function.`,
+            `messages[${i}].tool_calls[${j}]`,
+            'invalid_type',
+          );
+        }
+        pending.push(call.id);
+      }
+    }
+  }
+  if (pending.length > 0) {
+    throw badRequest(
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
+      `messages.[${pendingAt}].role`,
+    );
+  }
+}
+
+/** `tools`, `tool_choice` and `parallel_tool_calls`, checked as the real API checks them. */
+function readTools(body: Record<string, unknown>): { tools: SimTool[]; choice: SimToolChoice } {
+  const tools: SimTool[] = [];
+  const raw = body.tools;
+  if (raw !== undefined && raw !== null) {
+    if (!Array.isArray(raw))
+      throw badRequest("Invalid type for 'tools': expected an array.", 'tools', 'invalid_type');
+    raw.forEach((tool, i) => {
+      const fn = isRecord(tool) ? tool.function : undefined;
+      if (!isRecord(tool) || tool.type !== 'function' || !isRecord(fn)) {
+        throw badRequest(
+          `Invalid value for 'tools[${i}]': expected a function tool.`,
+          `tools[${i}]`,
+          'invalid_value',
+        );
+      }
+      if (typeof fn.name !== 'string' || fn.name === '') {
+        throw badRequest(
+          `Missing required parameter: 'tools[${i}].function.name'.`,
+          `tools[${i}].function.name`,
+          'missing_required_parameter',
+        );
+      }
+      tools.push({ name: fn.name, schema: fn.parameters });
+    });
+  }
+  const parallel = booleanField(body, 'parallel_tool_calls') ?? true;
+  const choice = body.tool_choice;
+  if (choice === undefined || choice === null) return { tools, choice: { mode: 'auto', parallel } };
+  if (tools.length === 0) {
+    throw badRequest(
+      "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+      'tool_choice',
+    );
+  }
+  if (choice === 'none' || choice === 'auto' || choice === 'required')
+    return { tools, choice: { mode: choice, parallel } };
+  if (isRecord(choice) && isRecord(choice.function) && typeof choice.function.name === 'string')
+    return { tools, choice: { mode: 'named', name: choice.function.name, parallel } };
+  throw badRequest(
+    "Invalid value for 'tool_choice': expected 'none', 'auto', 'required' or a named function.",
+    'tool_choice',
+    'invalid_value',
+  );
 }
 
 function readMessages(value: unknown): ChatPrompt {
@@ -224,6 +332,8 @@ function readMessages(value: unknown): ChatPrompt {
       'empty_array',
     );
   let key = '';
+  let toolResults = '';
+  let hasTools = false;
   // The usual per-message framing of chat models: 3 tokens per message, 3 to prime the reply.
   let promptTokens = 3;
   for (let i = 0; i < value.length; i++) {
@@ -243,6 +353,7 @@ function readMessages(value: unknown): ChatPrompt {
     }
     const content = message.content;
     const nullable = message.role === 'assistant';
+    if (message.role === 'tool' || message.tool_calls !== undefined) hasTools = true;
     if (
       !(
         typeof content === 'string' ||
@@ -258,9 +369,25 @@ function readMessages(value: unknown): ChatPrompt {
     }
     const text = contentText(content);
     promptTokens += 3 + countTokens(text);
-    if (message.role === 'user') key = text;
+    if (Array.isArray(message.tool_calls))
+      promptTokens += countTokens(JSON.stringify(message.tool_calls));
+    if (message.role === 'user') {
+      key = text;
+      toolResults = '';
+    } else if (message.role === 'tool') toolResults += text;
   }
-  return { key, promptTokens };
+  if (hasTools) checkToolPairing(value as Record<string, unknown>[]);
+  // Tool results since the last assistant turn (a user may add text after them, as an Anthropic
+  // user turn holds results and text together): the model reads them and answers with text.
+  let endsWithToolResult = false;
+  for (let i = value.length - 1; i >= 0; i--) {
+    const role = (value[i] as Record<string, unknown>).role;
+    if (role === 'assistant') break;
+    if (role === 'tool') endsWithToolResult = true;
+  }
+  // After tool results the reply depends on them too, as a model's would.
+  if (toolResults !== '') key = `${key}|${toolResults}`;
+  return { key, promptTokens, endsWithToolResult };
 }
 
 function maxTokensOf(body: Record<string, unknown>, name: string): number | undefined {
@@ -302,6 +429,13 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
   const common = commonFields(body);
   numberIn(body, 'top_logprobs', 0, 20, true);
   const maxTokens = maxTokensOf(body, 'max_completion_tokens') ?? maxTokensOf(body, 'max_tokens');
+  const { tools, choice } = readTools(body);
+  if (tools.length > 0) prompt.promptTokens += countTokens(JSON.stringify(body.tools));
+  const calls = planToolCalls(tools, choice, prompt.key, prompt.endsWithToolResult);
+  if (calls !== null) {
+    await answerWithToolCalls(ctx, model, calls, common, prompt.promptTokens);
+    return;
+  }
 
   const defaultTokens = ctx.sim.options.outputTokens;
   const generations: Generation[] = [];
@@ -392,6 +526,100 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
           choices: [],
           usage: usageOf(prompt.promptTokens, completionTokens),
         }),
+      ),
+    );
+  }
+  frames.push(dataFrame('[DONE]'));
+  await sendStream(ctx, frames);
+}
+
+/** A chat answer that is tool calls only (finish reason `tool_calls`), streamed or not. */
+async function answerWithToolCalls(
+  ctx: Ctx,
+  model: string,
+  calls: SimToolCall[],
+  common: { n: number; stream: boolean; includeUsage: boolean },
+  promptTokens: number,
+): Promise<void> {
+  const id = newId('chatcmpl-');
+  const created = Math.floor(Date.now() / 1000);
+  const fingerprint = 'fp_sim0001';
+  const toolCalls = calls.map((call) => ({
+    id: newId('call_'),
+    type: 'function',
+    function: { name: call.name, arguments: call.json },
+  }));
+  const perChoice = countTokens(calls.map((c) => c.name + c.json).join(''));
+  const completionTokens = perChoice * common.n;
+  const choices = Array.from({ length: common.n }, (_, index) => index);
+
+  if (!common.stream) {
+    await applyLatency(ctx);
+    sendJson(
+      ctx,
+      200,
+      {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: choices.map((index) => ({
+          index,
+          message: {
+            role: 'assistant',
+            content: null,
+            refusal: null,
+            tool_calls: toolCalls,
+            annotations: [],
+          },
+          logprobs: null,
+          finish_reason: 'tool_calls',
+        })),
+        usage: usageOf(promptTokens, completionTokens),
+        service_tier: 'default',
+        system_fingerprint: fingerprint,
+      },
+      RATE_LIMIT_HEADERS,
+    );
+    return;
+  }
+
+  const head = {
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    system_fingerprint: fingerprint,
+  };
+  const chunk = (index: number, delta: unknown, finish: string | null) =>
+    JSON.stringify({
+      ...head,
+      choices: [{ index, delta, logprobs: null, finish_reason: finish }],
+      ...(common.includeUsage ? { usage: null } : {}),
+    });
+  const frames: Frame[] = [];
+  for (const index of choices) {
+    frames.push(dataFrame(chunk(index, { role: 'assistant', content: null, refusal: null }, null)));
+    toolCalls.forEach((call, i) => {
+      // The first piece names the call; the arguments follow a few characters at a time.
+      const opening = {
+        index: i,
+        id: call.id,
+        type: 'function',
+        function: { name: call.function.name, arguments: '' },
+      };
+      frames.push(dataFrame(chunk(index, { tool_calls: [opening] }, null)));
+      for (const piece of jsonPieces(call.function.arguments)) {
+        const delta = { tool_calls: [{ index: i, function: { arguments: piece } }] };
+        frames.push(dataFrame(chunk(index, delta, null), true));
+      }
+    });
+    frames.push(dataFrame(chunk(index, {}, 'tool_calls')));
+  }
+  if (common.includeUsage) {
+    frames.push(
+      dataFrame(
+        JSON.stringify({ ...head, choices: [], usage: usageOf(promptTokens, completionTokens) }),
       ),
     );
   }

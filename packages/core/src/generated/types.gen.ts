@@ -144,10 +144,106 @@ export type CompletionUsage = {
 
 /**
  * Why generation stopped. `stop`: natural end or a stop sequence;
- * `length`: the token limit; `content_filter`: the provider's filter.
+ * `length`: the token limit; `content_filter`: the provider's filter;
+ * `tool_calls`: the model called tools (chat only) and waits for
+ * their results.
  *
  */
-export type FinishReason = 'stop' | 'length' | 'content_filter';
+export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls';
+
+/**
+ * A tool's name: 1 to 64 letters, digits, `_` or `-`. The same rule in
+ * both formats, so a tool works on every model whichever format it is
+ * declared in.
+ *
+ */
+export type ToolName = string;
+
+/**
+ * A JSON Schema (an object schema) describing a tool's arguments. It is
+ * passed to the model as it is; the gateway does not validate the
+ * model's arguments against it.
+ *
+ */
+export type ToolInputSchema = {
+    [key: string]: unknown;
+};
+
+/**
+ * A function the model may call.
+ */
+export type ChatTool = {
+    type: 'function';
+    function: {
+        name: ToolName;
+        /**
+         * What the function does, for the model to decide when to call it.
+         */
+        description?: string;
+        parameters?: ToolInputSchema;
+        /**
+         * Ask for arguments that follow `parameters` exactly. Passed to
+         * OpenAI-compatible upstreams; other upstreams ignore it.
+         *
+         */
+        strict?: boolean | null;
+    };
+};
+
+/**
+ * Which tool the model may call. `none`: none (answer with text);
+ * `auto` (the default when `tools` is given): the model decides;
+ * `required`: at least one tool; `{"type":"function","function":{"name"}}`:
+ * that function.
+ *
+ */
+export type ChatToolChoice = 'none' | 'auto' | 'required' | {
+    type: 'function';
+    function: {
+        name: ToolName;
+    };
+};
+
+/**
+ * A call the assistant made: in a response's `message.tool_calls`, and
+ * sent back in an assistant message of the conversation. Other keys are
+ * ignored.
+ *
+ */
+export type ChatToolCall = {
+    /**
+     * The call's id; a `tool` message answers it by `tool_call_id`.
+     */
+    id: string;
+    type: 'function';
+    function: {
+        name: string;
+        /**
+         * The arguments as a JSON text (the model may produce invalid JSON; check it).
+         */
+        arguments: string;
+    };
+};
+
+/**
+ * A piece of a tool call in a streamed chunk. The first piece of each
+ * call carries `index`, `id`, `type` and `function.name`; the following
+ * ones carry the same `index` and more of `function.arguments`, to be
+ * concatenated.
+ *
+ */
+export type ChatToolCallDelta = {
+    /**
+     * Position of the call in the message's `tool_calls`.
+     */
+    index: number;
+    id?: string;
+    type?: 'function';
+    function?: {
+        name?: string;
+        arguments?: string;
+    };
+};
 
 /**
  * A chat completion request. Optional sampling fields accept `null`
@@ -203,6 +299,20 @@ export type CreateChatCompletionRequest = {
      */
     seed?: number | null;
     /**
+     * Functions the model may call. A call comes back in
+     * `message.tool_calls` (finish reason `tool_calls`); send the result
+     * as a `tool` message with the call's `tool_call_id`. Works on every
+     * text model (translated to the vendor's tools where needed).
+     *
+     */
+    tools?: Array<ChatTool>;
+    tool_choice?: ChatToolChoice;
+    /**
+     * Whether the model may call several tools in one turn. Default true.
+     *
+     */
+    parallel_tool_calls?: boolean;
+    /**
      * An end-user id, passed upstream for abuse monitoring.
      */
     user?: string;
@@ -210,19 +320,30 @@ export type CreateChatCompletionRequest = {
 
 /**
  * One message of a chat. `content` is a string or an array of text
- * parts. Other keys (`refusal`, `tool_calls`, …) are ignored.
+ * parts; it may be null or absent only on an assistant message that
+ * carries `tool_calls`. A `tool` message carries the result of the call
+ * named by `tool_call_id`. Other keys (`refusal`, `annotations`, …) are
+ * ignored.
  *
  */
 export type ChatMessage = {
     /**
      * `developer` is treated like `system`.
      */
-    role: 'system' | 'developer' | 'user' | 'assistant';
-    content: string | Array<TextBlock>;
+    role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+    content?: string | Array<TextBlock> | null;
     /**
      * Optional participant name.
      */
     name?: string;
+    /**
+     * On an assistant message, the tool calls it made (as a response returned them).
+     */
+    tool_calls?: Array<ChatToolCall>;
+    /**
+     * On a `tool` message (required there), the id of the call it answers.
+     */
+    tool_call_id?: string;
 };
 
 /**
@@ -257,8 +378,15 @@ export type ChatCompletionChoice = {
      */
     message: {
         role: 'assistant';
+        /**
+         * Null when the reply is only tool calls.
+         */
         content: string | null;
         refusal?: string | null;
+        /**
+         * The tools the model called (finish reason `tool_calls`); absent when none.
+         */
+        tool_calls?: Array<ChatToolCall>;
     };
     finish_reason: FinishReason;
     /**
@@ -299,6 +427,7 @@ export type ChatCompletionChunkChoice = {
         role?: 'assistant';
         content?: string | null;
         refusal?: string | null;
+        tool_calls?: Array<ChatToolCallDelta>;
     };
     /**
      * Null until the choice's last chunk.
@@ -407,8 +536,10 @@ export type CompletionChoice = {
 };
 
 /**
- * A messages request in the vendor's format. Tools, images, `thinking`
- * and other vendor features are not supported (400 `unknown_field`).
+ * A messages request in the vendor's format. Client tools are supported
+ * (`tools`, `tool_choice`, `tool_use` and `tool_result` blocks), on every
+ * text model. Images, server tools, `thinking` and other vendor features
+ * are not (400 `unknown_field`).
  *
  */
 export type CreateMessageRequest = {
@@ -457,15 +588,118 @@ export type CreateMessageRequest = {
          */
         user_id?: string | null;
     };
+    /**
+     * Tools the model may use. A call comes back as a `tool_use` content
+     * block (stop reason `tool_use`); answer it in the next user turn
+     * with a `tool_result` block naming its `tool_use_id`.
+     *
+     */
+    tools?: Array<MessagesTool>;
+    tool_choice?: MessagesToolChoice;
 };
 
 /**
- * One turn of a messages conversation. Other keys are ignored.
+ * A client tool the model may call.
+ */
+export type MessagesTool = {
+    name: ToolName;
+    /**
+     * What the tool does, for the model to decide when to use it.
+     */
+    description?: string;
+    input_schema: ToolInputSchema;
+    /**
+     * `custom` (the default): a tool the client runs.
+     */
+    type?: 'custom' | null;
+    /**
+     * Prompt-caching hint, passed to Anthropic upstreams and ignored by others.
+     */
+    cache_control?: {
+        [key: string]: unknown;
+    } | null;
+};
+
+/**
+ * How the model uses `tools`. `auto` (the default): it decides; `any`:
+ * it must use one; `tool`: it must use the one named; `none`: it must
+ * not. `disable_parallel_tool_use: true` allows at most one call.
+ *
+ */
+export type MessagesToolChoice = {
+    type: 'auto' | 'any';
+    disable_parallel_tool_use?: boolean;
+} | {
+    type: 'tool';
+    name: ToolName;
+    disable_parallel_tool_use?: boolean;
+} | {
+    type: 'none';
+};
+
+/**
+ * A tool call by the assistant: in a `Message`'s `content`, and sent
+ * back in an assistant turn of the conversation. Other keys in a
+ * request block are ignored.
+ *
+ */
+export type ToolUseBlock = {
+    type: 'tool_use';
+    /**
+     * The call's id; a `tool_result` answers it by `tool_use_id`.
+     */
+    id: string;
+    name: string;
+    /**
+     * The arguments, as the model produced them.
+     */
+    input: {
+        [key: string]: unknown;
+    };
+};
+
+/**
+ * The result of a tool call, in a user turn. `content` is text (or
+ * text blocks); `is_error` says the tool failed. Other keys are ignored.
+ *
+ */
+export type ToolResultBlock = {
+    type: 'tool_result';
+    tool_use_id: string;
+    content?: string | Array<TextBlock>;
+    is_error?: boolean;
+};
+
+/**
+ * One turn of a messages conversation. `tool_use` blocks belong in
+ * assistant turns, `tool_result` blocks in user turns. Other keys are
+ * ignored.
+ *
  */
 export type MessageParam = {
     role: 'user' | 'assistant';
-    content: string | Array<TextBlock>;
+    content: string | Array<RequestContentBlock>;
 };
+
+/**
+ * A content block of a request turn, by `type`.
+ */
+export type RequestContentBlock = ({
+    type: 'text';
+} & TextBlock) | ({
+    type: 'tool_use';
+} & ToolUseBlock) | ({
+    type: 'tool_result';
+} & ToolResultBlock);
+
+/**
+ * A content block of the assistant's message, by `type`.
+ */
+export type ResponseContentBlock = ({
+    type: 'text';
+} & TextBlock) | ({
+    type: 'tool_use';
+} & ToolUseBlock);
 
 /**
  * The assistant's message (the non-streamed answer of `POST /v1/messages`).
@@ -481,12 +715,13 @@ export type Message = {
      * The model as requested.
      */
     model: string;
-    content: Array<TextBlock>;
+    content: Array<ResponseContentBlock>;
     /**
      * Why generation stopped; null only in `message_start` of a stream.
-     * The gateway produces `end_turn`, `max_tokens`, `stop_sequence` and
-     * `refusal` (a content filter); the others are the vendor's and may
-     * be passed through from it.
+     * The gateway produces `end_turn`, `max_tokens`, `stop_sequence`,
+     * `tool_use` (the model called tools and waits for their results)
+     * and `refusal` (a content filter); the others are the vendor's and
+     * may be passed through from it.
      *
      */
     stop_reason: 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'tool_use' | 'pause_turn' | 'model_context_window_exceeded' | null;
@@ -542,24 +777,47 @@ export type MessageStartEvent = {
 };
 
 /**
- * A content block starts (its text is empty here).
+ * A content block starts: a text block with empty `text`, or a
+ * `tool_use` block with empty `input` (its arguments follow as
+ * `input_json_delta`s).
+ *
  */
 export type ContentBlockStartEvent = {
     type: 'content_block_start';
     index: number;
-    content_block: TextBlock;
+    content_block: ResponseContentBlock;
 };
 
 /**
- * Text appended to the content block at `index`.
+ * An increment of the content block at `index`: text (`text_delta`), or
+ * a piece of a tool call's arguments as JSON text (`input_json_delta`;
+ * the pieces of a block concatenate to its `input`).
+ *
  */
 export type ContentBlockDeltaEvent = {
     type: 'content_block_delta';
     index: number;
-    delta: {
+    delta: ({
         type: 'text_delta';
-        text: string;
-    };
+    } & TextDelta) | ({
+        type: 'input_json_delta';
+    } & InputJsonDelta);
+};
+
+/**
+ * Text appended to a text block.
+ */
+export type TextDelta = {
+    type: 'text_delta';
+    text: string;
+};
+
+/**
+ * A piece of a tool_use block's arguments (JSON text, not valid JSON on its own).
+ */
+export type InputJsonDelta = {
+    type: 'input_json_delta';
+    partial_json: string;
 };
 
 /**

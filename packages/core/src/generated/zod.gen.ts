@@ -40,18 +40,104 @@ export const zCompletionUsage = z.object({
 
 /**
  * Why generation stopped. `stop`: natural end or a stop sequence;
- * `length`: the token limit; `content_filter`: the provider's filter.
+ * `length`: the token limit; `content_filter`: the provider's filter;
+ * `tool_calls`: the model called tools (chat only) and waits for
+ * their results.
  *
  */
 export const zFinishReason = z.enum([
     'stop',
     'length',
-    'content_filter'
+    'content_filter',
+    'tool_calls'
 ]);
 
 /**
+ * A tool's name: 1 to 64 letters, digits, `_` or `-`. The same rule in
+ * both formats, so a tool works on every model whichever format it is
+ * declared in.
+ *
+ */
+export const zToolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/);
+
+/**
+ * A JSON Schema (an object schema) describing a tool's arguments. It is
+ * passed to the model as it is; the gateway does not validate the
+ * model's arguments against it.
+ *
+ */
+export const zToolInputSchema = z.record(z.string(), z.unknown());
+
+/**
+ * A function the model may call.
+ */
+export const zChatTool = z.strictObject({
+    type: z.literal('function'),
+    function: z.strictObject({
+        name: zToolName,
+        description: z.string().optional(),
+        parameters: zToolInputSchema.optional(),
+        strict: z.boolean().nullish()
+    })
+});
+
+/**
+ * Which tool the model may call. `none`: none (answer with text);
+ * `auto` (the default when `tools` is given): the model decides;
+ * `required`: at least one tool; `{"type":"function","function":{"name"}}`:
+ * that function.
+ *
+ */
+export const zChatToolChoice = z.union([
+    z.literal('none'),
+    z.literal('auto'),
+    z.literal('required'),
+    z.strictObject({
+        type: z.literal('function'),
+        function: z.strictObject({
+            name: zToolName
+        })
+    })
+]);
+
+/**
+ * A call the assistant made: in a response's `message.tool_calls`, and
+ * sent back in an assistant message of the conversation. Other keys are
+ * ignored.
+ *
+ */
+export const zChatToolCall = z.object({
+    id: z.string().min(1),
+    type: z.literal('function'),
+    function: z.object({
+        name: z.string().min(1),
+        arguments: z.string()
+    })
+});
+
+/**
+ * A piece of a tool call in a streamed chunk. The first piece of each
+ * call carries `index`, `id`, `type` and `function.name`; the following
+ * ones carry the same `index` and more of `function.arguments`, to be
+ * concatenated.
+ *
+ */
+export const zChatToolCallDelta = z.object({
+    index: z.int().gte(0),
+    id: z.string().optional(),
+    type: z.literal('function').optional(),
+    function: z.object({
+        name: z.string().optional(),
+        arguments: z.string().optional()
+    }).optional()
+});
+
+/**
  * One message of a chat. `content` is a string or an array of text
- * parts. Other keys (`refusal`, `tool_calls`, …) are ignored.
+ * parts; it may be null or absent only on an assistant message that
+ * carries `tool_calls`. A `tool` message carries the result of the call
+ * named by `tool_call_id`. Other keys (`refusal`, `annotations`, …) are
+ * ignored.
  *
  */
 export const zChatMessage = z.object({
@@ -59,13 +145,16 @@ export const zChatMessage = z.object({
         'system',
         'developer',
         'user',
-        'assistant'
+        'assistant',
+        'tool'
     ]),
     content: z.union([
         z.string(),
         z.array(zTextBlock).min(1)
-    ]),
-    name: z.string().min(1).max(64).optional()
+    ]).nullish(),
+    name: z.string().min(1).max(64).optional(),
+    tool_calls: z.array(zChatToolCall).optional(),
+    tool_call_id: z.string().min(1).optional()
 });
 
 /**
@@ -88,6 +177,9 @@ export const zCreateChatCompletionRequest = z.strictObject({
     stop: zStopSequences.nullish(),
     n: z.int().gte(1).lte(1).nullish().default(1),
     seed: z.int().nullish(),
+    tools: z.array(zChatTool).min(1).max(128).optional(),
+    tool_choice: zChatToolChoice.optional(),
+    parallel_tool_calls: z.boolean().optional(),
     user: z.string().max(256).optional()
 });
 
@@ -99,7 +191,8 @@ export const zChatCompletionChoice = z.object({
     message: z.object({
         role: z.literal('assistant'),
         content: z.string().nullable(),
-        refusal: z.string().nullish()
+        refusal: z.string().nullish(),
+        tool_calls: z.array(zChatToolCall).optional()
     }),
     finish_reason: zFinishReason,
     logprobs: z.null().optional()
@@ -126,7 +219,8 @@ export const zChatCompletionChunkChoice = z.object({
     delta: z.object({
         role: z.literal('assistant').optional(),
         content: z.string().nullish(),
-        refusal: z.string().nullish()
+        refusal: z.string().nullish(),
+        tool_calls: z.array(zChatToolCallDelta).optional()
     }),
     finish_reason: zFinishReason.nullable(),
     logprobs: z.null().optional()
@@ -202,19 +296,99 @@ export const zCompletion = z.object({
 });
 
 /**
- * One turn of a messages conversation. Other keys are ignored.
+ * A client tool the model may call.
+ */
+export const zMessagesTool = z.strictObject({
+    name: zToolName,
+    description: z.string().optional(),
+    input_schema: zToolInputSchema,
+    type: z.enum(['custom']).nullish(),
+    cache_control: z.record(z.string(), z.unknown()).nullish()
+});
+
+/**
+ * How the model uses `tools`. `auto` (the default): it decides; `any`:
+ * it must use one; `tool`: it must use the one named; `none`: it must
+ * not. `disable_parallel_tool_use: true` allows at most one call.
+ *
+ */
+export const zMessagesToolChoice = z.union([
+    z.strictObject({
+        type: z.enum(['auto', 'any']),
+        disable_parallel_tool_use: z.boolean().optional()
+    }),
+    z.strictObject({
+        type: z.literal('tool'),
+        name: zToolName,
+        disable_parallel_tool_use: z.boolean().optional()
+    }),
+    z.strictObject({
+        type: z.literal('none')
+    })
+]);
+
+/**
+ * A tool call by the assistant: in a `Message`'s `content`, and sent
+ * back in an assistant turn of the conversation. Other keys in a
+ * request block are ignored.
+ *
+ */
+export const zToolUseBlock = z.object({
+    type: z.literal('tool_use'),
+    id: z.string().min(1),
+    name: z.string().min(1),
+    input: z.record(z.string(), z.unknown())
+});
+
+/**
+ * The result of a tool call, in a user turn. `content` is text (or
+ * text blocks); `is_error` says the tool failed. Other keys are ignored.
+ *
+ */
+export const zToolResultBlock = z.object({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string().min(1),
+    content: z.union([
+        z.string(),
+        z.array(zTextBlock)
+    ]).optional(),
+    is_error: z.boolean().optional()
+});
+
+/**
+ * A content block of a request turn, by `type`.
+ */
+export const zRequestContentBlock = z.union([
+    z.object({
+        type: z.literal('text')
+    }).and(zTextBlock),
+    z.object({
+        type: z.literal('tool_use')
+    }).and(zToolUseBlock),
+    z.object({
+        type: z.literal('tool_result')
+    }).and(zToolResultBlock)
+]);
+
+/**
+ * One turn of a messages conversation. `tool_use` blocks belong in
+ * assistant turns, `tool_result` blocks in user turns. Other keys are
+ * ignored.
+ *
  */
 export const zMessageParam = z.object({
     role: z.enum(['user', 'assistant']),
     content: z.union([
         z.string(),
-        z.array(zTextBlock).min(1)
+        z.array(zRequestContentBlock).min(1)
     ])
 });
 
 /**
- * A messages request in the vendor's format. Tools, images, `thinking`
- * and other vendor features are not supported (400 `unknown_field`).
+ * A messages request in the vendor's format. Client tools are supported
+ * (`tools`, `tool_choice`, `tool_use` and `tool_result` blocks), on every
+ * text model. Images, server tools, `thinking` and other vendor features
+ * are not (400 `unknown_field`).
  *
  */
 export const zCreateMessageRequest = z.strictObject({
@@ -232,8 +406,22 @@ export const zCreateMessageRequest = z.strictObject({
     stream: z.boolean().optional().default(false),
     metadata: z.strictObject({
         user_id: z.string().max(256).nullish()
-    }).optional()
+    }).optional(),
+    tools: z.array(zMessagesTool).min(1).max(128).optional(),
+    tool_choice: zMessagesToolChoice.optional()
 });
+
+/**
+ * A content block of the assistant's message, by `type`.
+ */
+export const zResponseContentBlock = z.union([
+    z.object({
+        type: z.literal('text')
+    }).and(zTextBlock),
+    z.object({
+        type: z.literal('tool_use')
+    }).and(zToolUseBlock)
+]);
 
 /**
  * Token counts of a message.
@@ -253,7 +441,7 @@ export const zMessage = z.object({
     type: z.literal('message'),
     role: z.literal('assistant'),
     model: z.string(),
-    content: z.array(zTextBlock),
+    content: z.array(zResponseContentBlock),
     stop_reason: z.union([
         z.literal('end_turn'),
         z.literal('max_tokens'),
@@ -276,24 +464,50 @@ export const zMessageStartEvent = z.object({
 });
 
 /**
- * A content block starts (its text is empty here).
+ * A content block starts: a text block with empty `text`, or a
+ * `tool_use` block with empty `input` (its arguments follow as
+ * `input_json_delta`s).
+ *
  */
 export const zContentBlockStartEvent = z.object({
     type: z.literal('content_block_start'),
     index: z.int().gte(0),
-    content_block: zTextBlock
+    content_block: zResponseContentBlock
 });
 
 /**
- * Text appended to the content block at `index`.
+ * Text appended to a text block.
+ */
+export const zTextDelta = z.object({
+    type: z.literal('text_delta'),
+    text: z.string()
+});
+
+/**
+ * A piece of a tool_use block's arguments (JSON text, not valid JSON on its own).
+ */
+export const zInputJsonDelta = z.object({
+    type: z.literal('input_json_delta'),
+    partial_json: z.string()
+});
+
+/**
+ * An increment of the content block at `index`: text (`text_delta`), or
+ * a piece of a tool call's arguments as JSON text (`input_json_delta`;
+ * the pieces of a block concatenate to its `input`).
+ *
  */
 export const zContentBlockDeltaEvent = z.object({
     type: z.literal('content_block_delta'),
     index: z.int().gte(0),
-    delta: z.object({
-        type: z.literal('text_delta'),
-        text: z.string()
-    })
+    delta: z.union([
+        z.object({
+            type: z.literal('text_delta')
+        }).and(zTextDelta),
+        z.object({
+            type: z.literal('input_json_delta')
+        }).and(zInputJsonDelta)
+    ])
 });
 
 /**

@@ -1,0 +1,104 @@
+// Deterministic tool calling, shared by both wire protocols (PROVIDERS.md §1 tools/tool_calls,
+// §2 tools/tool_use). The "model" calls every offered tool whose name appears in the last user
+// text (the first offered tool when none does), only the first of them when parallel calls are
+// off, and the named tool when tool_choice names one. Arguments are built from the tool's JSON
+// schema: every required property gets a value of its type, so clients can parse and use them.
+import { hashString, outputPieces } from './generate.js';
+
+/** A tool as either protocol declares it, reduced to what the simulator uses. */
+export interface SimTool {
+  name: string;
+  schema: unknown;
+}
+
+/** What the request allows: `none` answers with text, `named` must call that tool. */
+export type SimToolChoice =
+  | { mode: 'auto' | 'required' | 'none'; parallel: boolean }
+  | { mode: 'named'; name: string; parallel: boolean };
+
+export interface SimToolCall {
+  name: string;
+  /** The arguments as JSON text (OpenAI `function.arguments`, Anthropic `input` serialized). */
+  json: string;
+  input: Record<string, unknown>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A value for one schema: enum/const/default first, then by type; objects recurse on `required`. */
+function valueFor(schema: unknown, seed: number, depth: number): unknown {
+  if (!isObject(schema)) return 'value';
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if ('const' in schema) return schema.const;
+  if ('default' in schema) return schema.default;
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 1 + (seed % 9);
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'null':
+      return null;
+    case 'object':
+      return depth > 4 ? {} : argumentsFor(schema, seed, depth + 1);
+    default:
+      return outputPieces(seed, 1)[0]!.trim().toLowerCase();
+  }
+}
+
+/**
+ * The arguments of a call: a value for every required property of an object schema.
+ *
+ * @example
+ * argumentsFor({ type: 'object', properties: { n: { type: 'integer', minimum: 2 } }, required: ['n'] }, 7);
+ * // → { n: 2 }
+ */
+export function argumentsFor(schema: unknown, seed: number, depth = 0): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!isObject(schema)) return out;
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  for (const name of required) {
+    if (typeof name !== 'string') continue;
+    out[name] = valueFor(properties[name], hashString(`${seed}:${name}`), depth);
+  }
+  return out;
+}
+
+/**
+ * The calls the simulated model makes, or null when it answers with text (no tools, choice
+ * `none`, or the conversation ends with a tool result: the model then reads it and replies).
+ */
+export function planToolCalls(
+  tools: readonly SimTool[],
+  choice: SimToolChoice,
+  lastUserText: string,
+  endsWithToolResult: boolean,
+): SimToolCall[] | null {
+  if (tools.length === 0 || choice.mode === 'none' || endsWithToolResult) return null;
+  let chosen: SimTool[];
+  if (choice.mode === 'named') {
+    const named = tools.find((tool) => tool.name === choice.name);
+    chosen = named ? [named] : [];
+  } else {
+    const mentioned = tools.filter((tool) => lastUserText.includes(tool.name));
+    chosen = mentioned.length > 0 ? mentioned : [tools[0]!];
+  }
+  if (!choice.parallel) chosen = chosen.slice(0, 1);
+  return chosen.map((tool) => {
+    const input = argumentsFor(tool.schema, hashString(`${lastUserText}|${tool.name}`));
+    return { name: tool.name, json: JSON.stringify(input), input };
+  });
+}
+
+/** Splits JSON text into the small pieces a real model streams (a few characters each). */
+export function jsonPieces(json: string, size = 6): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < json.length; i += size) pieces.push(json.slice(i, i + size));
+  return pieces;
+}
