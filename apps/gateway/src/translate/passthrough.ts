@@ -1,8 +1,10 @@
 /**
  * Same-format streams (chat → OpenAI, legacy → OpenAI, messages → Anthropic): the upstream's
  * events are forwarded as received. Only the few events that carry usage are parsed; content
- * events are kept as raw strings and parsed only if the stream is cut short and the produced
- * text must be counted (PROVIDERS.md §1, §2 Streaming).
+ * events are kept as raw strings, needed only if the stream is cut short and the produced text must
+ * be counted (PROVIDERS.md §1, §2 Streaming). Every {@link FOLD_EVERY} events the raw strings are
+ * folded into the text they carry: a short stream never parses its content, and a long one holds
+ * its text (a few bytes a token) rather than every event's JSON (~180 bytes a token).
  */
 import type { SseEvent } from './sse.js';
 import type { MeteredUsage, OpenAiStreamFormat, StreamTransform } from './stream.js';
@@ -10,6 +12,38 @@ import { anthropicStreamError, openAiStreamError, TerminableStream } from './str
 
 // A usage object (not `"usage": null`) somewhere in the chunk.
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+
+/** Raw content events kept before they are folded into text. */
+const FOLD_EVERY = 64;
+
+/** Raw event payloads, folded into the text they carry in batches. */
+class ProducedText {
+  private text = '';
+  private raw: string[] = [];
+
+  constructor(private readonly textOf: (data: string) => string) {}
+
+  add(data: string): void {
+    this.raw.push(data);
+    if (this.raw.length >= FOLD_EVERY) this.fold();
+  }
+
+  get value(): string {
+    this.fold();
+    return this.text;
+  }
+
+  private fold(): void {
+    for (const data of this.raw) {
+      try {
+        this.text += this.textOf(data);
+      } catch {
+        // Not JSON (a comment or a vendor extension): contributes no text.
+      }
+    }
+    this.raw = [];
+  }
+}
 
 /**
  * Forwards an OpenAI chat or legacy stream. The gateway always asks upstream for usage; when the
@@ -23,10 +57,28 @@ export class OpenAiPassthroughStream extends TerminableStream implements StreamT
   protected readonly errorEvent = openAiStreamError;
   usage: MeteredUsage = { inputTokens: null, outputTokens: null };
   completed = false;
-  private readonly contentChunks: string[] = [];
+  private readonly produced: ProducedText;
 
   constructor(private readonly options: { includeUsage: boolean; format: OpenAiStreamFormat }) {
     super();
+    this.produced = new ProducedText((data) => {
+      const chunk = JSON.parse(data) as {
+        choices?: Array<{
+          text?: string;
+          delta?: {
+            content?: string | null;
+            tool_calls?: Array<{ function?: { name?: string; arguments?: string } }>;
+          };
+        }>;
+      };
+      const choice = chunk.choices?.[0];
+      let text = (options.format === 'completion' ? choice?.text : choice?.delta?.content) ?? '';
+      // Tool-call names and argument pieces are output too.
+      for (const call of choice?.delta?.tool_calls ?? []) {
+        text += (call.function?.name ?? '') + (call.function?.arguments ?? '');
+      }
+      return text;
+    });
   }
 
   push(event: SseEvent): string[] {
@@ -50,35 +102,12 @@ export class OpenAiPassthroughStream extends TerminableStream implements StreamT
       }
       if (!this.options.includeUsage && (chunk.choices?.length ?? 0) === 0) return [];
     }
-    this.contentChunks.push(data);
+    this.produced.add(data);
     return [event.raw];
   }
 
   get producedText(): string {
-    let text = '';
-    for (const data of this.contentChunks) {
-      try {
-        const chunk = JSON.parse(data) as {
-          choices?: Array<{
-            text?: string;
-            delta?: {
-              content?: string | null;
-              tool_calls?: Array<{ function?: { name?: string; arguments?: string } }>;
-            };
-          }>;
-        };
-        const choice = chunk.choices?.[0];
-        text +=
-          (this.options.format === 'completion' ? choice?.text : choice?.delta?.content) ?? '';
-        // Tool-call names and argument pieces are output too.
-        for (const call of choice?.delta?.tool_calls ?? []) {
-          text += (call.function?.name ?? '') + (call.function?.arguments ?? '');
-        }
-      } catch {
-        // Not JSON (a comment or a vendor extension): contributes no text.
-      }
-    }
-    return text;
+    return this.produced.value;
   }
 }
 
@@ -90,13 +119,20 @@ export class AnthropicPassthroughStream
   protected readonly errorEvent = anthropicStreamError;
   usage: MeteredUsage = { inputTokens: null, outputTokens: null };
   completed = false;
-  private readonly deltas: string[] = [];
+  private readonly produced = new ProducedText((data) => {
+    const delta = JSON.parse(data) as {
+      delta?: { type?: string; text?: string; partial_json?: string };
+    };
+    if (delta.delta?.type === 'text_delta') return delta.delta.text ?? '';
+    if (delta.delta?.type === 'input_json_delta') return delta.delta.partial_json ?? '';
+    return '';
+  });
 
   push(event: SseEvent): string[] {
     if (this.ended) return [];
     switch (event.event) {
       case 'content_block_delta':
-        this.deltas.push(event.data);
+        this.produced.add(event.data);
         break;
       case 'message_start': {
         const start = JSON.parse(event.data) as {
@@ -126,18 +162,6 @@ export class AnthropicPassthroughStream
   }
 
   get producedText(): string {
-    let text = '';
-    for (const data of this.deltas) {
-      try {
-        const delta = JSON.parse(data) as {
-          delta?: { type?: string; text?: string; partial_json?: string };
-        };
-        if (delta.delta?.type === 'text_delta') text += delta.delta.text ?? '';
-        else if (delta.delta?.type === 'input_json_delta') text += delta.delta.partial_json ?? '';
-      } catch {
-        // ignore malformed deltas
-      }
-    }
-    return text;
+    return this.produced.value;
   }
 }

@@ -360,6 +360,20 @@ describe('passthrough meters', () => {
     expect(out.join('')).toBe(sse);
   });
 
+  it('a long stream cut short counts all it produced (content folded into text as it goes)', () => {
+    const t = new OpenAiPassthroughStream({ includeUsage: false, format: 'chat' });
+    const words = Array.from({ length: 200 }, (_, i) => `w${i} `);
+    const raw = words
+      .map((w) => `data: ${JSON.stringify({ ...chunk({ content: w }), usage: null })}\n\n`)
+      .join('');
+    const out = new SseParser().push(raw).flatMap((ev) => t.push(ev));
+    expect(out.join('')).toBe(raw);
+    // No [DONE]: the stream was cut short, so the text is what gets billed.
+    expect(t.completed).toBe(false);
+    expect(t.producedText).toBe(words.join(''));
+    expect(t.producedText).toBe(words.join(''));
+  });
+
   it('anthropic passthrough reads usage and text', () => {
     const t = new AnthropicPassthroughStream();
     const raw = anthropicEvents
