@@ -62,6 +62,17 @@ const MODELS = [
   { id: 'claude-haiku-4-5', display_name: 'Claude Haiku 4.5', created_at: '2025-10-15T00:00:00Z' },
 ];
 
+/** The usage object of a message, as the Messages API reports it. */
+function usageOf(inputTokens: number, outputTokens: number) {
+  return {
+    input_tokens: inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: outputTokens,
+    service_tier: 'standard',
+  };
+}
+
 function checkHeaders(ctx: Ctx): void {
   const key = ctx.req.headers['x-api-key'];
   const value = Array.isArray(key) ? key[0] : key;
@@ -320,13 +331,7 @@ async function messages(ctx: Ctx): Promise<void> {
   const stopReason =
     g.stopSequence !== null ? 'stop_sequence' : g.finish === 'length' ? 'max_tokens' : 'end_turn';
   const id = `msg_${randomBytes(12).toString('base64url')}`;
-  const usage = {
-    input_tokens: p.inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    output_tokens: outputTokens,
-    service_tier: 'standard',
-  };
+  const usage = usageOf(p.inputTokens, outputTokens);
 
   if (!p.stream) {
     await applyLatency(ctx);
@@ -392,13 +397,7 @@ async function answerWithToolUse(ctx: Ctx, p: ParsedMessages, calls: SimToolCall
     input: call.input,
   }));
   const outputTokens = countTokens(calls.map((c) => c.name + c.json).join(''));
-  const usage = {
-    input_tokens: p.inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    output_tokens: outputTokens,
-    service_tier: 'standard',
-  };
+  const usage = usageOf(p.inputTokens, outputTokens);
   const message = {
     id,
     type: 'message',
