@@ -1,11 +1,12 @@
 /**
- * A Kysely dialect for PGlite. PGlite is one PostgreSQL backend in this process, i.e. ONE connection:
- * the driver hands it out to one holder at a time (a FIFO mutex), so a transaction owns the connection
- * from BEGIN to COMMIT and no other query can slip in between. Consequence for callers: inside
+ * A Kysely dialect for PGlite running in a worker thread (pglite-thread.ts). PGlite is one
+ * PostgreSQL backend, i.e. ONE connection, shared in order: a transaction owns it from BEGIN to
+ * COMMIT and no other statement can slip in between; statements outside transactions run in arrival
+ * order, waiting for any open transaction. The worker enforces that, so the main thread never holds
+ * a lock and statements outside transactions run back to back. Consequence for callers: inside
  * `db.transaction().execute(trx => …)` use `trx`, never `db` — a query on `db` would wait for the
- * transaction that waits for it.
+ * transaction that waits for it. And `db.connection()` gives no exclusivity: only transactions do.
  */
-import type { PGlite } from '@electric-sql/pglite';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -18,12 +19,16 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { PGliteThread } from './pglite-thread.js';
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pg: PGlite) {}
+  /** The transaction this connection is in (0: none). */
+  tx = 0;
+
+  constructor(private readonly pg: PGliteThread) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pg.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    const result = await this.pg.query<R>(compiledQuery.sql, compiledQuery.parameters, this.tx);
     const command = result.command?.toUpperCase();
     const changes =
       command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE'
@@ -35,107 +40,76 @@ class PGliteConnection implements DatabaseConnection {
     };
   }
 
+  run(sql: string): Promise<QueryResult<unknown>> {
+    return this.executeQuery({ sql, parameters: [] } as unknown as CompiledQuery);
+  }
+
   // biome-ignore lint/correctness/useYield: PGlite has no cursors; streaming is not supported.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streamQuery is not supported on PGlite');
   }
 }
 
-/** FIFO mutex: one holder at a time, waiters served in arrival order. */
-class Mutex {
-  private tail: Promise<void> = Promise.resolve();
-
-  lock(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const acquired = this.tail.then(() => release);
-    this.tail = this.tail.then(() => next);
-    return acquired;
-  }
-}
-
 class PGliteDriver implements Driver {
-  private readonly mutex = new Mutex();
-  private readonly releases = new WeakMap<DatabaseConnection, () => void>();
-  private readonly connection: PGliteConnection;
+  constructor(private readonly pg: PGliteThread) {}
 
-  constructor(private readonly pg: PGlite) {
-    this.connection = new PGliteConnection(pg);
-  }
-
-  async init(): Promise<void> {
-    await this.pg.waitReady;
-  }
+  async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.mutex.lock();
-    this.releases.set(this.connection, release);
-    return this.connection;
+    return new PGliteConnection(this.pg);
   }
 
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     let sql = 'begin';
     if (settings.isolationLevel) sql += ` isolation level ${settings.isolationLevel}`;
     if (settings.accessMode) sql += ` ${settings.accessMode}`;
-    await conn.executeQuery({ sql, parameters: [] } as unknown as CompiledQuery);
+    const connection = conn as PGliteConnection;
+    connection.tx = this.pg.transaction();
+    await connection.run(sql);
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery({ sql: 'commit', parameters: [] } as unknown as CompiledQuery);
+    await (conn as PGliteConnection).run('commit');
   }
 
   async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery({ sql: 'rollback', parameters: [] } as unknown as CompiledQuery);
+    await (conn as PGliteConnection).run('rollback');
   }
 
   async savepoint(conn: DatabaseConnection, name: string): Promise<void> {
-    await conn.executeQuery({
-      sql: `savepoint ${name}`,
-      parameters: [],
-    } as unknown as CompiledQuery);
+    await (conn as PGliteConnection).run(`savepoint ${name}`);
   }
 
   async rollbackToSavepoint(conn: DatabaseConnection, name: string): Promise<void> {
-    await conn.executeQuery({
-      sql: `rollback to savepoint ${name}`,
-      parameters: [],
-    } as unknown as CompiledQuery);
+    await (conn as PGliteConnection).run(`rollback to savepoint ${name}`);
   }
 
   async releaseSavepoint(conn: DatabaseConnection, name: string): Promise<void> {
-    await conn.executeQuery({
-      sql: `release savepoint ${name}`,
-      parameters: [],
-    } as unknown as CompiledQuery);
+    await (conn as PGliteConnection).run(`release savepoint ${name}`);
   }
 
   async releaseConnection(conn: DatabaseConnection): Promise<void> {
-    const release = this.releases.get(conn);
-    this.releases.delete(conn);
-    release?.();
+    // The worker ends a transaction when its COMMIT/ROLLBACK succeeds; this covers the others
+    // (BEGIN failed, COMMIT and ROLLBACK both failed) so the statements behind it are not stuck.
+    const connection = conn as PGliteConnection;
+    if (connection.tx !== 0) this.pg.release(connection.tx);
+    connection.tx = 0;
   }
 
   async destroy(): Promise<void> {
-    // Wait for the current holder so close() never cuts a transaction in half.
-    const release = await this.mutex.lock();
-    try {
-      if (!this.pg.closed) await this.pg.close();
-    } finally {
-      release();
-    }
+    // Runs after what is already queued and after the open transaction: never cuts one in half.
+    await this.pg.close();
   }
 }
 
 /**
- * Kysely dialect over an (already constructed) PGlite instance.
+ * Kysely dialect over a started PGlite thread; `db.destroy()` closes it.
  *
  * @example
- * const db = new Kysely<DB>({ dialect: new PGliteDialect(new PGlite('memory://')) });
+ * const db = new Kysely<DB>({ dialect: new PGliteDialect(await PGliteThread.start()) });
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pg: PGlite) {}
+  constructor(private readonly pg: PGliteThread) {}
   createAdapter() {
     return new PostgresAdapter();
   }
