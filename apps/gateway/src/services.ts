@@ -112,7 +112,10 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   });
   const lifecycle = new Lifecycle();
   lifecycle.add({ name: 'limiter', stop: () => limiter.close() });
-  const billing = createBilling(deps.db, stdMetrics, { kind: deps.dbKind });
+  const billing = createBilling(deps.db, stdMetrics, {
+    kind: deps.dbKind,
+    leaseIdleMs: deps.config.leaseIdleMs,
+  });
   // Stops after the features (reverse order): their last settlements are flushed before the db closes.
   lifecycle.add({ name: 'billing', stop: () => billing.drain() });
   const core: CoreServices = {

@@ -174,8 +174,10 @@ describe('configuration', () => {
       databaseUrl: null,
       redisUrl: null,
       demoMode: true,
+      leaseIdleMs: 5_000,
     });
     expect(c.dataDir.endsWith('.modelgate')).toBe(true);
+    expect(loadConfig({ MODELGATE_LEASE_IDLE_MS: '0' }).leaseIdleMs).toBe(0);
     const d = loadConfig({
       PORT: '9000',
       OPENAI_API_KEY: 'k',
@@ -195,6 +197,7 @@ describe('configuration', () => {
       [{ PORT: 'eighty' }, /PORT/],
       [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
       [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+      [{ MODELGATE_LEASE_IDLE_MS: 'soon' }, /MODELGATE_LEASE_IDLE_MS/],
       [{ GATEWAY_ADMIN_KEY: 'short' }, /GATEWAY_ADMIN_KEY/],
       [{ MODELGATE_CONFIG: join(dir, 'missing.yaml') }, /cannot read/],
       [{ MODELGATE_CONFIG: writeYaml('broken.yaml', 'providers: [') }, /not valid YAML/],

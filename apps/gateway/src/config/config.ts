@@ -58,6 +58,12 @@ export interface Config {
   logLevel: LogLevel;
   /** MODELGATE_DRAIN_TIMEOUT_MS, default 30000. */
   drainTimeoutMs: number;
+  /**
+   * MODELGATE_LEASE_IDLE_MS, default 5000: how long an idle key keeps this instance's quota lease
+   * (billing.ts). 0 returns it as soon as the key is idle (exact `used` in the database at all
+   * times, one database round trip per request for a key used in spaced requests).
+   */
+  leaseIdleMs: number;
   /** MODELGATE_MAX_UPLOAD_BYTES, default 20 MiB (VIDEO's files route). */
   maxUploadBytes: number;
   /** MODELGATE_MAX_JSON_BYTES, default 1 MiB. */
@@ -211,6 +217,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminKey,
     logLevel,
     drainTimeoutMs: int(env, 'MODELGATE_DRAIN_TIMEOUT_MS', 30_000),
+    leaseIdleMs: int(env, 'MODELGATE_LEASE_IDLE_MS', 5_000),
     maxUploadBytes: int(env, 'MODELGATE_MAX_UPLOAD_BYTES', 20 * 1024 * 1024, 1),
     maxJsonBytes: int(env, 'MODELGATE_MAX_JSON_BYTES', 1024 * 1024, 1),
     corsOrigins: parseOrigins(env.MODELGATE_CORS_ORIGINS),
