@@ -102,7 +102,10 @@ describe('first start without configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mg-boot-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('starts the simulator (demo mode, first log line), generates the admin key once, and keeps it', async () => {
+  // Two starts on a fresh on-disk PGlite directory (initdb runs in a child process): a hang guard, not a timing.
+  it('starts the simulator (demo mode, first log line), generates the admin key once, and keeps it', {
+    timeout: 120_000,
+  }, async () => {
     const lines: Record<string, unknown>[] = [];
     const log = createLogger({ write: (l) => lines.push(JSON.parse(l)) });
     const env = { MODELGATE_DATA_DIR: dir, HOST: '127.0.0.1', PORT: '0' };

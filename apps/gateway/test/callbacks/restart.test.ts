@@ -40,7 +40,10 @@ describe.each(eachDatabase())(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    it('delivers the event after a restart, with the webhook-id of the attempts before the kill', async () => {
+    // Two cold starts on fresh on-disk PGlite (initdb in a child process each): slow on a busy machine.
+    it('delivers the event after a restart, with the webhook-id of the attempts before the kill', {
+      timeout: 120_000,
+    }, async () => {
       const adminKey = generateApiKey();
       const env: Record<string, string> = {
         ...simulatorProviderEnv(sim.url),
