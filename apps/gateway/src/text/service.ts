@@ -456,10 +456,13 @@ export function createTextService(deps: TextServiceDeps): TextService {
       const onClose = () => {
         if (!sink.writableFinished) abort.abort();
       };
-      sink.once('close', onClose);
+      // Already gone (the client left before the head was written): 'close' will not come again.
+      if (sink.destroyed) onClose();
+      else sink.once('close', onClose);
       // Resolves when the sink can take more, or when it is gone (then the loop sees the abort).
       const drained = () =>
         new Promise<void>((resolve) => {
+          if (sink.destroyed) return resolve();
           const done = () => {
             sink.off('drain', done);
             sink.off('close', done);

@@ -3,16 +3,19 @@
  * (`app.request()`, embedding) the same Response must still carry a readable SSE body, with every
  * header the middleware added.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/http/app.js';
+import { nodeBodyOf } from '../../src/http/node-body.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 describe('streamed bodies', () => {
   let gw: TestGateway;
   let key: string;
+  let keyId: number;
   beforeAll(async () => {
     gw = await startTestGateway();
-    ({ key } = await gw.createKey({ rpm: 1_000 }));
+    ({ key, id: keyId } = await gw.createKey({ rpm: 1_000 }));
   });
   afterAll(() => gw?.close());
 
@@ -49,5 +52,35 @@ describe('streamed bodies', () => {
     expect(events.at(-1)).toBe('data: [DONE]');
     const first = JSON.parse(events[0]!.replace(/^data: /, '')) as { object: string };
     expect(first.object).toBe('chat.completion.chunk');
+  });
+
+  it('a client gone before the head was written: the relay stops and the request is settled', async () => {
+    const authKey = await gw.services.keys.authenticate(key);
+    const res = await gw.services.text.generate(
+      'chat',
+      { ...streamed, max_tokens: 200 },
+      { key: authKey, requestId: 'req_gone_early', startedAt: performance.now() },
+    );
+    const body = nodeBodyOf(res);
+    expect(body).toBeDefined();
+    const sink = new PassThrough();
+    sink.destroy();
+    // Its 'close' has been emitted already, as for a socket that went away before the head.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sink.destroyed).toBe(true);
+    body!.pipe(sink);
+    // finalize() ran: the usage row of this request is written (billing what was produced).
+    await vi.waitFor(
+      async () =>
+        expect(
+          await gw.services.db
+            .selectFrom('usage')
+            .select('request_id')
+            .where('key_id', '=', keyId)
+            .where('request_id', '=', 'req_gone_early')
+            .execute(),
+        ).toHaveLength(1),
+      { timeout: 5_000, interval: 20 },
+    );
   });
 });
