@@ -106,6 +106,9 @@ export function pgliteWorkerMain(load: NodeJS.Require): void {
       if (tx > ended) ended = tx;
     };
 
+    const fail = (id: number, err: unknown) =>
+      port.postMessage({ id, ok: false, error: serialize(err) } satisfies PGliteReply);
+
     const run = async (request: PGliteRequest) => {
       if (request.op === 'release') {
         // Released while still open (its COMMIT and ROLLBACK failed, or were never sent): roll it
@@ -118,11 +121,7 @@ export function pgliteWorkerMain(load: NodeJS.Require): void {
           if (!pg.closed) await pg.close();
           port.postMessage({ id: request.id, ok: true, rows: [] } satisfies PGliteReply);
         } catch (err) {
-          port.postMessage({
-            id: request.id,
-            ok: false,
-            error: serialize(err),
-          } satisfies PGliteReply);
+          fail(request.id, err);
         }
         return;
       }
@@ -142,11 +141,7 @@ export function pgliteWorkerMain(load: NodeJS.Require): void {
         if (result.rowCount !== undefined) reply.rowCount = result.rowCount;
         port.postMessage(reply);
       } catch (err) {
-        port.postMessage({
-          id: request.id,
-          ok: false,
-          error: serialize(err),
-        } satisfies PGliteReply);
+        fail(request.id, err);
       }
     };
 
