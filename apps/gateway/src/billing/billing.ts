@@ -11,8 +11,9 @@
  * requests. Near the limit no lease is granted and every reservation is its own conditional UPDATE
  * (200 concurrent reservations against a quota covering 50 → exactly 50).
  * settle → on a leased key: the reservation returns to the lease, the charge comes out of it, and
- * the usage row is written behind (batched every ~10 ms); an idle key's lease is returned in the same
- * statement that writes its usage rows, so `used` is exact whenever nothing is in flight. On other
+ * the usage row is written behind (batched every ~10 ms); once the key has been idle here for
+ * `leaseIdleMs` its lease is returned in the same statement that writes its usage rows (at once on
+ * `returnIdleLease`, which balance readers call, and on `drain`), so `used` is exact then. On other
  * keys: one statement (lock, capped charge, usage row), batched with the settlements gathered
  * meanwhile. refund → back to the lease, or one UPDATE.
  * With `trx` (video final states) every call is one statement inside the caller's transaction.
@@ -158,13 +159,14 @@ export function createBilling(
     return lease;
   };
   const leaseIdleMs = options.leaseIdleMs ?? 5_000;
+  const cancelIdleTimer = (lease: KeyLease) => {
+    if (lease.idleTimer) clearTimeout(lease.idleTimer);
+    lease.idleTimer = null;
+  };
   const take = (lease: KeyLease, units: number) => {
     lease.available -= units;
     lease.holders++;
-    if (lease.idleTimer) {
-      clearTimeout(lease.idleTimer);
-      lease.idleTimer = null;
-    }
+    cancelIdleTimer(lease);
     return true;
   };
 
@@ -259,10 +261,7 @@ export function createBilling(
 
   /** Queues the return of an idle lease (the queue checks it is still idle when it writes). */
   const returnLease = (keyId: number, lease: KeyLease): Promise<void> => {
-    if (lease.idleTimer) {
-      clearTimeout(lease.idleTimer);
-      lease.idleTimer = null;
-    }
+    cancelIdleTimer(lease);
     return leasedQueue.submit({ keyId, release: true }).catch(() => {});
   };
 
@@ -274,7 +273,7 @@ export function createBilling(
       void returnLease(keyId, lease);
       return;
     }
-    if (lease.idleTimer) clearTimeout(lease.idleTimer);
+    cancelIdleTimer(lease);
     lease.idleTimer = setTimeout(() => {
       lease.idleTimer = null;
       if (lease.holders === 0 && lease.leased) void returnLease(keyId, lease);

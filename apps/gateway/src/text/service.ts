@@ -477,13 +477,16 @@ export function createTextService(deps: TextServiceDeps): TextService {
         for (const part of parts) ok = sink.write(part) && ok;
         return ok;
       };
-      const finish = async (parts: string[]) => {
-        write(parts);
+      // The last events: what the parser still holds, then the pipe's closing events (`tail` runs
+      // after the parser's rest has gone through the pipe).
+      const finish = async (tail: () => string[]) => {
+        const rest = translate(undefined, true);
+        write([...rest, ...tail()]);
         sink.end();
         await finalize();
       };
 
-      if (result.first.done) return finish([...translate(undefined, true), ...pipe.end()]);
+      if (result.first.done) return finish(() => pipe.end());
       if (!write(translate(result.first.value, false))) await drained();
       for (;;) {
         if (abort.signal.aborted) return;
@@ -501,12 +504,9 @@ export function createTextService(deps: TextServiceDeps): TextService {
             error: failure.message,
           });
           const type = failure.kind === 'timeout' ? 'upstream_timeout' : 'upstream_error';
-          return finish([
-            ...translate(undefined, true),
-            ...pipe.fail(type, 'The upstream stream failed before completion.'),
-          ]);
+          return finish(() => pipe.fail(type, 'The upstream stream failed before completion.'));
         }
-        if (step.done) return finish([...translate(undefined, true), ...pipe.end()]);
+        if (step.done) return finish(() => pipe.end());
         if (!write(translate(step.value, false))) await drained();
       }
     };
@@ -518,8 +518,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
         pipe: (sink) => {
           relay(sink).catch((err: unknown) => {
             log.error('stream relay failed', { request_id: settlement.requestId, err });
-            abort.abort();
-            result.response.body.destroy?.();
+            abort.abort(); // its listener destroys the upstream body and settles
             sink.destroy();
           });
         },
