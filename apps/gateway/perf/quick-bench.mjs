@@ -7,7 +7,7 @@
 //   node apps/gateway/perf/quick-bench.mjs [--db pg] [--seconds 5] [--targets direct,floor,gateway]
 // Needs bench/'s dependencies installed (autocannon). --prof writes a CPU profile to --prof-dir.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +29,9 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '1000' },
     lowrate: { type: 'string', default: '200' },
     prof: { type: 'boolean', default: false },
+    // Only the sequential run (p50 and CPU per request): the quickest A/B of per-request cost.
+    'seq-only': { type: 'boolean', default: false },
+    requests: { type: 'string', default: '2000' },
     'prof-dir': { type: 'string', default: path.join(os.tmpdir(), 'modelgate-prof') },
   },
 });
@@ -80,6 +83,7 @@ const targets = {};
 targets.direct = {
   url: `${simUrl}/openai/v1/chat/completions`,
   headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
+  pid: sim.p.pid,
 };
 const floor = await start(
   'floor',
@@ -88,7 +92,11 @@ const floor = await start(
   /listening on (\S+)/,
   path.join(repo, 'bench'),
 );
-targets.floor = { url: `${floor.m[1]}/chat/completions`, headers: targets.direct.headers };
+targets.floor = {
+  url: `${floor.m[1]}/chat/completions`,
+  headers: targets.direct.headers,
+  pid: floor.p.pid,
+};
 const admin = 'sk-' + 'A'.repeat(48);
 let dbUrl;
 if (values.db === 'pg') {
@@ -105,6 +113,8 @@ const gw = await start(
   'gateway',
   [
     ...(values.prof ? ['--cpu-prof', `--cpu-prof-dir=${values['prof-dir']}`] : []),
+    // Extra node flags for the gateway only, e.g. GATEWAY_NODE_ARGS="--trace-deopt".
+    ...(process.env.GATEWAY_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
     path.resolve(values.dist, 'main.js'),
   ],
   {
@@ -135,6 +145,7 @@ const tok = await (
 targets.gateway = {
   url: `${origin}/v1/chat/completions`,
   headers: { 'content-type': 'application/json', authorization: `Bearer ${tok.key}` },
+  pid: gw.p.pid,
 };
 // sanity
 const s = await fetch(targets.gateway.url, {
@@ -145,8 +156,15 @@ const s = await fetch(targets.gateway.url, {
 if (s.status !== 200) throw new Error(`gateway ${s.status} ${await s.text()}`);
 await s.text();
 
+// CPU time (user + system, all threads) a process has used so far, in µs (/proc; Linux only).
+function cpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1e6) / 100;
+}
 async function sequential(t, n) {
   const u = new URL(t.url);
+  const cpu0 = cpuMicros(t.pid);
   const pool = new Pool(u.origin, { connections: 1 });
   const lat = [];
   for (let i = 0; i < n; i++) {
@@ -155,9 +173,14 @@ async function sequential(t, n) {
     await res.body.text();
     lat.push(performance.now() - st);
   }
+  const cpuPerRequest = Math.round((cpuMicros(t.pid) - cpu0) / n);
   await pool.close();
   lat.sort((a, b) => a - b);
-  return { p50: +lat[n >> 1].toFixed(3), p99: +lat[Math.floor(n * 0.99)].toFixed(3) };
+  return {
+    p50: +lat[n >> 1].toFixed(3),
+    p99: +lat[Math.floor(n * 0.99)].toFixed(3),
+    cpuUsPerRequest: cpuPerRequest,
+  };
 }
 async function saturate(t, connections) {
   const r = await autocannon({
@@ -227,15 +250,20 @@ const out = {};
 for (const name of values.targets.split(',').filter((n) => targets[n])) {
   const t = targets[name];
   await fixedRate(t, 200, 1); // warm
+  if (values['seq-only']) {
+    out[name] = { seq: await sequential(t, Number(values.requests)) };
+    console.log(name, JSON.stringify(out[name]));
+    continue;
+  }
   out[name] = {
-    seq: await sequential(t, 2000),
+    seq: await sequential(t, Number(values.requests)),
     low: await fixedRate(t, Number(values.lowrate), secs),
     k1: await fixedRate(t, Number(values.rate), secs),
     sat: await saturate(t, 32),
   };
   console.log(name, JSON.stringify(out[name]));
 }
-if (out.direct && out.gateway) {
+if (out.direct && out.gateway && !values['seq-only']) {
   const add = (n, k, p) => +(out[n][k][p] - out.direct[k][p]).toFixed(3);
   console.log(
     'added p50 sequential: floor',

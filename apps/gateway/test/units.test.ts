@@ -71,9 +71,12 @@ describe('key cache', () => {
     };
     const db = { selectFrom: () => chain } as never;
     const keys = createKeyService(db);
-    await keys.authenticate('sk-x');
-    await keys.authenticate('sk-x');
+    const first = await keys.authenticate('sk-x');
+    const again = await keys.authenticate('sk-x');
     expect(queries).toBe(1);
+    // One frozen object per cache entry: routes cannot change what the next request sees.
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
     keys.invalidate(1);
     await keys.authenticate('sk-x');
     expect(queries).toBe(2);

@@ -192,7 +192,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
-  const providers = readProviderEnv(env);
+  let providers: ProviderEnv;
+  try {
+    providers = readProviderEnv(env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   const yamlProviders = file.providers;
   const yamlHasProviders =
     yamlProviders !== undefined &&

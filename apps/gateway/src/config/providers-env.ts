@@ -77,6 +77,23 @@ export const KLING_SIM_SECRET_KEY = 'sim-secret-key';
 
 const trimSlash = (s: string) => s.replace(/\/+$/, '');
 
+/** A provider base URL from the environment: absolute http(s), or the start stops naming it. */
+function baseUrlFrom(variable: string, value: string | undefined, fallback: string): string {
+  const raw = value?.trim();
+  if (!raw) return fallback;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new Error(`${variable} must be an absolute http(s) URL (got "${raw}").`);
+  }
+  return trimSlash(raw);
+}
+
+/** Throws (a plain Error; loadConfig reports it as a ConfigError) on a malformed base URL. */
 export function readProviderEnv(env: Record<string, string | undefined>): ProviderEnv {
   const out = {} as ProviderEnv;
   let any = false;
@@ -85,7 +102,7 @@ export function readProviderEnv(env: Record<string, string | undefined>): Provid
     if (apiKey) any = true;
     (out as unknown as Record<string, ProviderCredentials>)[name] = {
       apiKey,
-      baseUrl: trimSlash(env[baseVar] || realBase),
+      baseUrl: baseUrlFrom(baseVar, env[baseVar], realBase),
       configured: apiKey !== null,
     };
   }
@@ -96,7 +113,7 @@ export function readProviderEnv(env: Record<string, string | undefined>): Provid
   out.kling = {
     accessKey,
     secretKey,
-    baseUrl: trimSlash(env.KLING_BASE_URL || KLING_REAL_BASE),
+    baseUrl: baseUrlFrom('KLING_BASE_URL', env.KLING_BASE_URL, KLING_REAL_BASE),
     configured: klingConfigured,
   };
   out.anyConfigured = any;

@@ -99,10 +99,25 @@ export function rowToRecord(r: Row): KeyRecord {
 
 const nowSeconds = (now: () => number) => Math.floor(now() / 1000);
 
-type CacheEntry = { hash: string; record: KeyRecord | null };
+/** A cached lookup: the record (null: no such key) and, for a usable record, what routes see. */
+type CacheEntry = { hash: string; record: KeyRecord | null; auth: AuthKey | null };
+
+function authKeyOf(r: KeyRecord): AuthKey {
+  return Object.freeze({
+    id: r.id,
+    name: r.name,
+    role: r.role,
+    models: r.models === null ? null : (Object.freeze([...r.models]) as string[]),
+    rpm: r.rpm,
+    tpm: r.tpm,
+    expiresAt: r.expiresAt,
+  });
+}
 
 export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}): KeyService {
   const now = options.now ?? Date.now;
+  // Keyed by the secret itself, so a cached request does not hash: the secret is in this process's
+  // memory for the request anyway, and the entry dies with the TTL.
   const cache = new TtlLru<string, CacheEntry>(
     options.cacheSize ?? 10_000,
     options.cacheTtlMs ?? 5_000,
@@ -141,33 +156,27 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      cache.delete(hash);
+      cache.deleteWhere((e) => e.hash === hash);
       return { key, record: rowToRecord(row as Row) };
     },
 
     async authenticate(secret) {
-      const hash = hashApiKey(secret);
-      let entry = cache.get(hash);
+      let entry = cache.get(secret);
       if (!entry) {
-        entry = { hash, record: await load(hash) };
-        cache.set(hash, entry);
+        const hash = hashApiKey(secret);
+        const record = await load(hash);
+        entry = { hash, record, auth: record ? authKeyOf(record) : null };
+        cache.set(secret, entry);
       }
-      const r = entry.record;
-      if (!r) throw unauthorized('Invalid API key.', 'invalid_api_key');
+      const { record: r, auth } = entry;
+      if (!r || !auth) throw unauthorized('Invalid API key.', 'invalid_api_key');
       if (r.revokedAt !== null)
         throw unauthorized('This API key has been revoked.', 'revoked_api_key');
       if (r.expiresAt !== null && r.expiresAt <= nowSeconds(now)) {
         throw unauthorized('This API key has expired.', 'expired_api_key');
       }
-      return {
-        id: r.id,
-        name: r.name,
-        role: r.role,
-        models: r.models,
-        rpm: r.rpm,
-        tpm: r.tpm,
-        expiresAt: r.expiresAt,
-      };
+      // The same frozen object for every request of this entry: nothing to build per request.
+      return auth;
     },
 
     async get(id, trx) {

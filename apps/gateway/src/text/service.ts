@@ -187,12 +187,6 @@ function responseText(body: unknown): string {
     .join('');
 }
 
-async function readAll(body: UpstreamResponse['body']): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of body) parts.push(Buffer.from(chunk));
-  return Buffer.concat(parts);
-}
-
 interface Settlement {
   key: AuthKey;
   model: TextModel;
@@ -317,7 +311,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
         if (!streaming) {
           let raw: Buffer;
           try {
-            raw = await readAll(response.body);
+            raw = await response.body.collect();
           } catch (err) {
             throw classifyNetworkError(err, deployment.provider.name);
           }

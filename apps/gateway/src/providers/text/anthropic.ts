@@ -4,7 +4,7 @@
  * path (`https://api.anthropic.com`, or `{sim}/anthropic`), so the path is `/v1/messages`.
  */
 import type { Agent } from 'undici';
-import { createAgent, postJson } from './http.js';
+import { createAgent, type HttpTarget, httpTarget, postJson } from './http.js';
 import type {
   ProviderTimeouts,
   TextOperation,
@@ -35,19 +35,17 @@ export class AnthropicProvider implements TextProvider {
   readonly kind = 'anthropic' as const;
   readonly name: string;
   private readonly agent: Agent;
-  private readonly url: string;
-  private readonly headers: Record<string, string>;
+  private readonly target: HttpTarget;
 
   constructor(options: AnthropicProviderOptions) {
     this.name = options.name;
-    this.url = `${options.baseUrl.replace(/\/+$/, '')}/v1/messages`;
     this.agent = createAgent(options.timeouts);
-    this.headers = {
+    this.target = httpTarget(options.baseUrl, '/v1/messages', {
       'anthropic-version': ANTHROPIC_API_VERSION,
       ...options.headers,
       'x-api-key': options.apiKey,
       'content-type': 'application/json',
-    };
+    });
   }
 
   supports(operation: TextOperation): boolean {
@@ -58,7 +56,7 @@ export class AnthropicProvider implements TextProvider {
     if (request.operation !== 'messages') {
       throw new Error(`${this.name} does not serve ${request.operation}`);
     }
-    return postJson(this.agent, this.name, { url: this.url, headers: this.headers }, request);
+    return postJson(this.agent, this.name, this.target, request);
   }
 
   close(): Promise<void> {

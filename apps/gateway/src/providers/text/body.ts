@@ -12,6 +12,11 @@ const LOW_WATER_CHUNKS = 16;
 /** An async-iterable body that can be destroyed (aborting the upstream read). */
 export interface UpstreamBody extends AsyncIterable<Uint8Array> {
   destroy(error?: Error): void;
+  /**
+   * The whole body, once it has ended (rejects as iteration would). For answers read at once:
+   * no generator and no promise per chunk. Use either this or iteration, not both.
+   */
+  collect(): Promise<Buffer>;
 }
 
 /**
@@ -24,6 +29,7 @@ export function eagerBody(readable: Readable): UpstreamBody {
   let failure: unknown = null;
   let ended = false;
   let wake: (() => void) | null = null;
+  let collecting = false;
   const notify = () => {
     const w = wake;
     wake = null;
@@ -31,7 +37,7 @@ export function eagerBody(readable: Readable): UpstreamBody {
   };
   readable.on('data', (chunk: Uint8Array) => {
     queue.push(chunk);
-    if (queue.length >= HIGH_WATER_CHUNKS) readable.pause();
+    if (!collecting && queue.length >= HIGH_WATER_CHUNKS) readable.pause();
     notify();
   });
   readable.on('end', () => {
@@ -47,8 +53,24 @@ export function eagerBody(readable: Readable): UpstreamBody {
     notify();
   });
 
+  const whole = () => Buffer.concat(queue.splice(0));
   return {
     destroy: (error?: Error) => readable.destroy(error),
+    collect() {
+      if (ended) return Promise.resolve(whole());
+      if (failure !== null) return Promise.reject(failure);
+      // Nothing to pause for: the whole body is wanted, so let the socket flow.
+      collecting = true;
+      readable.resume();
+      return new Promise<Buffer>((resolve, reject) => {
+        const settle = () => {
+          if (ended) resolve(whole());
+          else if (failure !== null) reject(failure);
+          else wake = settle;
+        };
+        wake = settle;
+      });
+    },
     async *[Symbol.asyncIterator]() {
       for (;;) {
         const chunk = queue.shift();

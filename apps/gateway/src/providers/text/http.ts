@@ -3,7 +3,8 @@
  * (reused across requests), connect / first-byte / idle timeouts, and the mapping of undici
  * failures and non-2xx statuses to UpstreamError values.
  */
-import { Agent, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import { eagerBody } from './body.js';
 import {
   type ProviderTimeouts,
@@ -15,9 +16,30 @@ import {
 /** Longest error body read from a failed upstream response. */
 const MAX_ERROR_BODY = 64 * 1024;
 
+/** Where a provider's operation is sent: split once, so no request parses a URL. */
 export interface HttpTarget {
-  url: string;
+  /** `scheme://host[:port]`, the connection pool's key. */
+  origin: string;
+  /** The path (and query), from the base URL's own path on. */
+  path: string;
   headers: Record<string, string>;
+}
+
+/**
+ * Splits a provider base URL and an operation path into an HttpTarget.
+ *
+ * @example
+ * httpTarget('https://api.openai.com/v1/', '/chat/completions', {});
+ * // { origin: 'https://api.openai.com', path: '/v1/chat/completions', headers: {} }
+ */
+export function httpTarget(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+): HttpTarget {
+  const url = new URL(baseUrl);
+  const basePath = url.pathname.replace(/\/+$/, '');
+  return { origin: url.origin, path: `${basePath}${path}${url.search}`, headers };
 }
 
 /** Creates the provider's reusable connection pool. */
@@ -109,11 +131,12 @@ export async function postJson(
   target: HttpTarget,
   upstream: UpstreamRequest,
 ): Promise<UpstreamResponse> {
-  let response: Awaited<ReturnType<typeof request>>;
+  let response: Dispatcher.ResponseData;
   try {
-    response = await request(target.url, {
+    response = await agent.request({
+      origin: target.origin,
+      path: target.path,
       method: 'POST',
-      dispatcher: agent,
       headers: target.headers,
       body: JSON.stringify(upstream.body),
       signal: upstream.signal,

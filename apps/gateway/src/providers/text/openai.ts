@@ -5,7 +5,7 @@
  * to it: `/chat/completions`, `/completions`.
  */
 import type { Agent } from 'undici';
-import { createAgent, postJson } from './http.js';
+import { createAgent, type HttpTarget, httpTarget, postJson } from './http.js';
 import type {
   ProviderTimeouts,
   TextOperation,
@@ -38,18 +38,19 @@ export class OpenAiProvider implements TextProvider {
   readonly kind = 'openai' as const;
   readonly name: string;
   private readonly agent: Agent;
-  private readonly base: string;
-  private readonly headers: Record<string, string>;
+  private readonly targets: Partial<Record<TextOperation, HttpTarget>> = {};
 
   constructor(options: OpenAiProviderOptions) {
     this.name = options.name;
-    this.base = options.baseUrl.replace(/\/+$/, '');
     this.agent = createAgent(options.timeouts);
-    this.headers = {
+    const headers = {
       ...options.headers,
       authorization: `Bearer ${options.apiKey}`,
       'content-type': 'application/json',
     };
+    for (const [operation, path] of Object.entries(PATHS) as Array<[TextOperation, string]>) {
+      this.targets[operation] = httpTarget(options.baseUrl, path, headers);
+    }
   }
 
   supports(operation: TextOperation): boolean {
@@ -57,14 +58,9 @@ export class OpenAiProvider implements TextProvider {
   }
 
   send(request: UpstreamRequest): Promise<UpstreamResponse> {
-    const path = PATHS[request.operation];
-    if (!path) throw new Error(`${this.name} does not serve ${request.operation}`);
-    return postJson(
-      this.agent,
-      this.name,
-      { url: this.base + path, headers: this.headers },
-      request,
-    );
+    const target = this.targets[request.operation];
+    if (!target) throw new Error(`${this.name} does not serve ${request.operation}`);
+    return postJson(this.agent, this.name, target, request);
   }
 
   close(): Promise<void> {

@@ -3,6 +3,8 @@
  * wire protocol (paths, auth headers) and nothing else: translation happens before and after it.
  */
 
+import type { UpstreamBody } from './body.js';
+
 /** Upstream operations: chat completions and legacy completions (OpenAI), messages (Anthropic). */
 export type TextOperation = 'chat' | 'completions' | 'messages';
 
@@ -36,7 +38,7 @@ export interface UpstreamRequest {
 export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void };
+  body: UpstreamBody;
 }
 
 /**
