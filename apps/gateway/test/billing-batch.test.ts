@@ -29,6 +29,31 @@ describe('GroupCommit', () => {
     await q.drain();
   });
 
+  it('submitNow cuts the gather delay short for itself and what was queued before it', async () => {
+    const batches: number[][] = [];
+    const q = new GroupCommit<number, number>(
+      async (items) => {
+        batches.push(items);
+        return items;
+      },
+      1,
+      512,
+      10_000,
+    );
+    const started = performance.now();
+    const queued = q.submit(1);
+    expect(await q.submitNow(2)).toBe(2);
+    expect(await queued).toBe(1);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(batches).toEqual([[1, 2]]);
+    // Back to gathering afterwards: the next plain submit waits for its timer (drain cuts it).
+    const late = q.submit(3);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(batches).toHaveLength(1);
+    await q.drain();
+    expect(await late).toBe(3);
+  });
+
   it('rejects every item of a failed batch and keeps serving', async () => {
     let fail = true;
     const q = new GroupCommit<number, number>(async (items) => {
@@ -128,6 +153,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     const billing = createBilling(h.db, undefined, {
       kind: h.kind,
       settleGatherMs: 1,
+      usageGatherMs: 1,
       leaseIdleMs: 0,
     });
     const { record } = await keys.create({ name: 'lease', quota: null });
@@ -149,11 +175,56 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     expect(await usedOf(record.id)).toBe(780 + 10_000_000);
   });
 
+  it('writes every usage column of leased and batched rows, nulls included', async () => {
+    const keys = createKeyService(h.db);
+    const billing = createBilling(h.db, undefined, { kind: h.kind, leaseIdleMs: 0 });
+    const leased = (await keys.create({ name: 'cols-leased', quota: null })).record;
+    const capped = (await keys.create({ name: 'cols-batch', quota: 1_000_000_000 })).record;
+    const full = {
+      kind: 'video',
+      model: 'kling-v2',
+      inputTokens: 3,
+      outputTokens: 7,
+      seconds: 1.5,
+      requestId: 'req_full',
+      ref: 'task_1',
+    };
+    for (const id of [leased.id, capped.id]) {
+      await Promise.all([billing.reserve(id, 100), billing.reserve(id, 100)]);
+      await Promise.all([
+        billing.settle(id, 100, 11, undefined, full),
+        billing.settle(id, 100, 12, undefined, {}),
+      ]);
+    }
+    await billing.drain();
+    const rows = await h.db
+      .selectFrom('usage')
+      .selectAll()
+      .where('key_id', 'in', [leased.id, capped.id])
+      .orderBy('id')
+      .execute();
+    expect(rows).toHaveLength(4);
+    for (const id of [leased.id, capped.id]) {
+      const mine = rows.filter((r) => Number(r.key_id) === id);
+      const withMeta = mine.find((r) => Number(r.units) === 11);
+      const bare = mine.find((r) => Number(r.units) === 12);
+      expect(withMeta).toMatchObject({ kind: 'video', model: 'kling-v2', request_id: 'req_full' });
+      expect(
+        [withMeta?.input_tokens, withMeta?.output_tokens, withMeta?.seconds].map(Number),
+      ).toEqual([3, 7, 1.5]);
+      expect(withMeta?.ref).toBe('task_1');
+      expect(bare).toMatchObject({ kind: 'text', model: null, request_id: null, ref: null });
+      expect([bare?.input_tokens, bare?.output_tokens, bare?.seconds]).toEqual([null, null, null]);
+      expect(Number(withMeta?.created_at)).toBeGreaterThan(1_700_000_000);
+    }
+  });
+
   it("keeps an idle key's lease for leaseIdleMs, so spaced requests reserve from memory", async () => {
     const keys = createKeyService(h.db);
     const billing = createBilling(h.db, undefined, {
       kind: h.kind,
       settleGatherMs: 1,
+      usageGatherMs: 1,
       leaseIdleMs: 60_000,
     });
     const { record } = await keys.create({ name: 'linger', quota: null });
@@ -178,6 +249,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     const billing = createBilling(h.db, undefined, {
       kind: h.kind,
       settleGatherMs: 1,
+      usageGatherMs: 1,
       leaseIdleMs: 50,
     });
     const { record } = await keys.create({ name: 'expires', quota: null });
@@ -190,8 +262,8 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
 
   it('two instances leasing from one key never spend more than its quota', async () => {
     const keys = createKeyService(h.db);
-    const a = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 1 });
-    const b = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 1 });
+    const a = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 1, usageGatherMs: 1 });
+    const b = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 1, usageGatherMs: 1 });
     const { record } = await keys.create({ name: 'shared', quota: 3_000_000 });
     const attempts = Array.from({ length: 4_000 }, (_, i) =>
       (i % 2 ? a : b).reserve(record.id, 1_000),
@@ -209,6 +281,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     const billing = createBilling(h.db, undefined, {
       kind: h.kind,
       settleGatherMs: 5,
+      usageGatherMs: 5,
       leaseIdleMs: 0,
     });
     const kept = (await keys.create({ name: 'kept', quota: null })).record;

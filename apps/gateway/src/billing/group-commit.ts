@@ -47,12 +47,28 @@ export class GroupCommit<I, O> {
   ) {}
 
   private timer: NodeJS.Timeout | null = null;
+  /** Someone waits on a queued item: the next batch starts without the gather delay. */
+  private urgent = false;
 
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       this.pump();
     });
+  }
+
+  /**
+   * Like submit, for a caller who waits on the result (e.g. a balance read): the gather delay is
+   * cut short, so this item and everything queued before it are written at the end of this turn.
+   */
+  submitNow(item: I): Promise<O> {
+    this.urgent = true;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.scheduled = false;
+    }
+    return this.submit(item);
   }
 
   /** Resolves when nothing is queued or running. */
@@ -71,7 +87,7 @@ export class GroupCommit<I, O> {
   private pump(): void {
     if (this.scheduled || this.running >= this.maxInFlight || this.queue.length === 0) return;
     this.scheduled = true;
-    if (this.gatherMs > 0) {
+    if (this.gatherMs > 0 && !this.urgent) {
       this.timer = setTimeout(() => {
         this.timer = null;
         this.startBatches();
@@ -86,6 +102,7 @@ export class GroupCommit<I, O> {
       this.running++;
       void this.execute(batch);
     }
+    if (this.queue.length === 0) this.urgent = false;
   }
 
   private async execute(batch: Pending<I, O>[]): Promise<void> {

@@ -108,7 +108,14 @@ export class PGliteThread {
       settings: options.settings ?? [],
       numberOids: options.numberOids ?? [],
     };
-    const worker = new Worker(evalSource(pgliteWorkerMain, pglitePath), { eval: true, workerData });
+    const worker = new Worker(evalSource(pgliteWorkerMain, pglitePath), {
+      eval: true,
+      workerData,
+      // The thread's own JavaScript is message passing and row decoding: a small young generation
+      // does it as fast (6,000 inserts: same time) and its heap stays ≈ 26 MB instead of ≈ 54 MB
+      // once V8 has grown the default semi-spaces.
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
     return new Promise((resolve, reject) => {
       const fail = (err: Error) => {
         worker.off('message', onMessage);
