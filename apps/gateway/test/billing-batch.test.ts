@@ -1,6 +1,6 @@
 /** The group-committed (batched) paths of billing: many concurrent calls, one statement per batch. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBilling } from '../src/billing/billing.js';
+import { type BillingOptions, createBilling } from '../src/billing/billing.js';
 import { GroupCommit } from '../src/billing/group-commit.js';
 import { createKeyService } from '../src/keys/keys.js';
 import { eachDatabase, openTestDatabase, type TestDatabase } from './helpers/index.js';
@@ -86,6 +86,15 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
       ).used,
     );
 
+  /** Billing on this database with both write-behind queues gathering for only `gatherMs`. */
+  const quickBilling = (options: BillingOptions = {}, gatherMs = 1) =>
+    createBilling(h.db, undefined, {
+      kind: h.kind,
+      settleGatherMs: gatherMs,
+      usageGatherMs: gatherMs,
+      ...options,
+    });
+
   it('settles 100 concurrent requests on two keys exactly, one usage row each', async () => {
     const keys = createKeyService(h.db);
     const billing = createBilling(h.db, undefined, { kind: h.kind, leaseIdleMs: 0 });
@@ -150,12 +159,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
 
   it('leases far from the limit, and the balance is exact again once the key is idle', async () => {
     const keys = createKeyService(h.db);
-    const billing = createBilling(h.db, undefined, {
-      kind: h.kind,
-      settleGatherMs: 1,
-      usageGatherMs: 1,
-      leaseIdleMs: 0,
-    });
+    const billing = quickBilling({ leaseIdleMs: 0 });
     const { record } = await keys.create({ name: 'lease', quota: null });
     const ok = await Promise.all(Array.from({ length: 40 }, () => billing.reserve(record.id, 500)));
     expect(ok.every(Boolean)).toBe(true);
@@ -221,12 +225,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
 
   it("keeps an idle key's lease for leaseIdleMs, so spaced requests reserve from memory", async () => {
     const keys = createKeyService(h.db);
-    const billing = createBilling(h.db, undefined, {
-      kind: h.kind,
-      settleGatherMs: 1,
-      usageGatherMs: 1,
-      leaseIdleMs: 60_000,
-    });
+    const billing = quickBilling({ leaseIdleMs: 60_000 });
     const { record } = await keys.create({ name: 'linger', quota: null });
     expect(await billing.reserve(record.id, 500)).toBe(true);
     await billing.settle(record.id, 500, 200, undefined, {});
@@ -246,12 +245,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
 
   it('returns an idle lease after leaseIdleMs on its own', async () => {
     const keys = createKeyService(h.db);
-    const billing = createBilling(h.db, undefined, {
-      kind: h.kind,
-      settleGatherMs: 1,
-      usageGatherMs: 1,
-      leaseIdleMs: 50,
-    });
+    const billing = quickBilling({ leaseIdleMs: 50 });
     const { record } = await keys.create({ name: 'expires', quota: null });
     expect(await billing.reserve(record.id, 500)).toBe(true);
     await billing.settle(record.id, 500, 123, undefined, {});
@@ -262,8 +256,8 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
 
   it('two instances leasing from one key never spend more than its quota', async () => {
     const keys = createKeyService(h.db);
-    const a = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 1, usageGatherMs: 1 });
-    const b = createBilling(h.db, undefined, { kind: h.kind, settleGatherMs: 1, usageGatherMs: 1 });
+    const a = quickBilling();
+    const b = quickBilling();
     const { record } = await keys.create({ name: 'shared', quota: 3_000_000 });
     const attempts = Array.from({ length: 4_000 }, (_, i) =>
       (i % 2 ? a : b).reserve(record.id, 1_000),
@@ -278,12 +272,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
 
   it('a settlement that cannot be written fails alone, not its whole batch', async () => {
     const keys = createKeyService(h.db);
-    const billing = createBilling(h.db, undefined, {
-      kind: h.kind,
-      settleGatherMs: 5,
-      usageGatherMs: 5,
-      leaseIdleMs: 0,
-    });
+    const billing = quickBilling({ leaseIdleMs: 0 }, 5);
     const kept = (await keys.create({ name: 'kept', quota: null })).record;
     const gone = (await keys.create({ name: 'gone', quota: null })).record;
     expect(await billing.reserve(kept.id, 1_000)).toBe(true);
