@@ -63,11 +63,7 @@ export class GroupCommit<I, O> {
    */
   submitNow(item: I): Promise<O> {
     this.urgent = true;
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-      this.scheduled = false;
-    }
+    this.cancelGather();
     return this.submit(item);
   }
 
@@ -75,13 +71,18 @@ export class GroupCommit<I, O> {
   drain(): Promise<void> {
     if (this.queue.length === 0 && this.running === 0) return Promise.resolve();
     const idle = new Promise<void>((resolve) => this.idle.add(resolve));
-    if (this.timer) {
-      // Shutting down: do not wait out the gather delay.
-      clearTimeout(this.timer);
-      this.timer = null;
-      this.startBatches();
-    }
+    // Shutting down: do not wait out the gather delay.
+    if (this.cancelGather()) this.startBatches();
     return idle;
+  }
+
+  /** Stops a pending gather timer; true when there was one (its batch is then not scheduled). */
+  private cancelGather(): boolean {
+    if (!this.timer) return false;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.scheduled = false;
+    return true;
   }
 
   private pump(): void {

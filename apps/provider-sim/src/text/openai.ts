@@ -394,6 +394,9 @@ function maxTokensOf(body: Record<string, unknown>, name: string): number | unde
   return numberIn(body, name, 1, 1_000_000, true);
 }
 
+/** The `system_fingerprint` of every answer: one simulated backend configuration. */
+const FINGERPRINT = 'fp_sim0001';
+
 function newId(prefix: string): string {
   return prefix + randomBytes(12).toString('base64url');
 }
@@ -411,6 +414,30 @@ function usageOf(promptTokens: number, completionTokens: number) {
       rejected_prediction_tokens: 0,
     },
   };
+}
+
+/** A non-streamed `chat.completion`: the envelope every chat answer shares, around its choices. */
+function sendChatCompletion(
+  ctx: Ctx,
+  head: { id: string; created: number; model: string },
+  choices: unknown[],
+  usage: ReturnType<typeof usageOf>,
+): void {
+  sendJson(
+    ctx,
+    200,
+    {
+      id: head.id,
+      object: 'chat.completion',
+      created: head.created,
+      model: head.model,
+      choices,
+      usage,
+      service_tier: 'default',
+      system_fingerprint: FINGERPRINT,
+    },
+    RATE_LIMIT_HEADERS,
+  );
 }
 
 function parseBody(ctx: Ctx): Record<string, unknown> {
@@ -443,7 +470,6 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
     generations.push(generate(prompt.key, defaultTokens, maxTokens, common.stop, i));
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
-  const fingerprint = 'fp_sim0001';
 
   if (!common.stream) {
     await applyLatency(ctx);
@@ -457,20 +483,11 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
         finish_reason: g.finish,
       };
     });
-    sendJson(
+    sendChatCompletion(
       ctx,
-      200,
-      {
-        id,
-        object: 'chat.completion',
-        created,
-        model,
-        choices,
-        usage: usageOf(prompt.promptTokens, completionTokens),
-        service_tier: 'default',
-        system_fingerprint: fingerprint,
-      },
-      RATE_LIMIT_HEADERS,
+      { id, created, model },
+      choices,
+      usageOf(prompt.promptTokens, completionTokens),
     );
     return;
   }
@@ -483,7 +500,7 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
     created,
     model,
     service_tier: 'default',
-    system_fingerprint: fingerprint,
+    system_fingerprint: FINGERPRINT,
   }).slice(0, -1);
   const tail = common.includeUsage ? ',"usage":null}' : '}';
   const chunk = (choices: unknown[]) => `${head},"choices":${JSON.stringify(choices)}${tail}`;
@@ -522,7 +539,7 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
           created,
           model,
           service_tier: 'default',
-          system_fingerprint: fingerprint,
+          system_fingerprint: FINGERPRINT,
           choices: [],
           usage: usageOf(prompt.promptTokens, completionTokens),
         }),
@@ -543,7 +560,6 @@ async function answerWithToolCalls(
 ): Promise<void> {
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
-  const fingerprint = 'fp_sim0001';
   const toolCalls = calls.map((call) => ({
     id: newId('call_'),
     type: 'function',
@@ -555,31 +571,22 @@ async function answerWithToolCalls(
 
   if (!common.stream) {
     await applyLatency(ctx);
-    sendJson(
+    sendChatCompletion(
       ctx,
-      200,
-      {
-        id,
-        object: 'chat.completion',
-        created,
-        model,
-        choices: choices.map((index) => ({
-          index,
-          message: {
-            role: 'assistant',
-            content: null,
-            refusal: null,
-            tool_calls: toolCalls,
-            annotations: [],
-          },
-          logprobs: null,
-          finish_reason: 'tool_calls',
-        })),
-        usage: usageOf(promptTokens, completionTokens),
-        service_tier: 'default',
-        system_fingerprint: fingerprint,
-      },
-      RATE_LIMIT_HEADERS,
+      { id, created, model },
+      choices.map((index) => ({
+        index,
+        message: {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          tool_calls: toolCalls,
+          annotations: [],
+        },
+        logprobs: null,
+        finish_reason: 'tool_calls',
+      })),
+      usageOf(promptTokens, completionTokens),
     );
     return;
   }
@@ -589,7 +596,7 @@ async function answerWithToolCalls(
     object: 'chat.completion.chunk',
     created,
     model,
-    system_fingerprint: fingerprint,
+    system_fingerprint: FINGERPRINT,
   };
   const chunk = (index: number, delta: unknown, finish: string | null) =>
     JSON.stringify({
@@ -697,7 +704,7 @@ async function completions(ctx: Ctx): Promise<void> {
           finish_reason: g.finish,
         })),
         usage,
-        system_fingerprint: 'fp_sim0001',
+        system_fingerprint: FINGERPRINT,
       },
       RATE_LIMIT_HEADERS,
     );
@@ -711,7 +718,7 @@ async function completions(ctx: Ctx): Promise<void> {
       created,
       model,
       choices: [{ text, index, logprobs: null, finish_reason: finish }],
-      system_fingerprint: 'fp_sim0001',
+      system_fingerprint: FINGERPRINT,
     });
   const frames: Frame[] = [];
   generations.forEach(({ g, prompt }, index) => {
@@ -729,7 +736,7 @@ async function completions(ctx: Ctx): Promise<void> {
           model,
           choices: [],
           usage,
-          system_fingerprint: 'fp_sim0001',
+          system_fingerprint: FINGERPRINT,
         }),
       ),
     );
