@@ -80,6 +80,13 @@ describe('key cache', () => {
     keys.invalidate(1);
     await keys.authenticate('sk-x');
     expect(queries).toBe(2);
+    // A secret longer than any issued key is cached under its hash: still one lookup, and a
+    // refusal is cached like any other.
+    const long = `junk-${'y'.repeat(5_000)}`;
+    for (let i = 0; i < 2; i++) {
+      await expect(keys.authenticate(long)).rejects.toMatchObject({ code: 'invalid_api_key' });
+    }
+    expect(queries).toBe(3);
   });
 });
 

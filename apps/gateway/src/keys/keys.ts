@@ -99,6 +99,9 @@ export function rowToRecord(r: Row): KeyRecord {
 
 const nowSeconds = (now: () => number) => Math.floor(now() / 1000);
 
+/** Longest secret used as its own cache key (issued keys are 51 characters). */
+const MAX_SECRET_CACHE_KEY = 128;
+
 /** A cached lookup: the record (null: no such key) and, for a usable record, what routes see. */
 type CacheEntry = { hash: string; record: KeyRecord | null; auth: AuthKey | null };
 
@@ -117,7 +120,11 @@ function authKeyOf(r: KeyRecord): AuthKey {
 export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}): KeyService {
   const now = options.now ?? Date.now;
   // Keyed by the secret itself, so a cached request does not hash: the secret is in this process's
-  // memory for the request anyway, and the entry dies with the TTL.
+  // memory for the request anyway, and the entry dies with the TTL. A secret longer than any key
+  // we issue is keyed by its hash instead, so junk Authorization headers (up to the header limit,
+  // each cached as "no such key") cannot make 10,000 entries cost more than short strings.
+  const cacheKeyOf = (secret: string) =>
+    secret.length <= MAX_SECRET_CACHE_KEY ? secret : hashApiKey(secret);
   const cache = new TtlLru<string, CacheEntry>(
     options.cacheSize ?? 10_000,
     options.cacheTtlMs ?? 5_000,
@@ -161,12 +168,13 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
     },
 
     async authenticate(secret) {
-      let entry = cache.get(secret);
+      const cacheKey = cacheKeyOf(secret);
+      let entry = cache.get(cacheKey);
       if (!entry) {
         const hash = hashApiKey(secret);
         const record = await load(hash);
         entry = { hash, record, auth: record ? authKeyOf(record) : null };
-        cache.set(secret, entry);
+        cache.set(cacheKey, entry);
       }
       const { record: r, auth } = entry;
       if (!r || !auth) throw unauthorized('Invalid API key.', 'invalid_api_key');
