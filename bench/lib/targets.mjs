@@ -45,7 +45,9 @@ function base62(length) {
   return out;
 }
 
-const gatewayMain = path.join(repoDir, 'apps/gateway/dist/main.js');
+// BENCH_GATEWAY_MAIN: another build of the gateway to measure (e.g. a copy of dist/ from main).
+const gatewayMain =
+  process.env.BENCH_GATEWAY_MAIN ?? path.join(repoDir, 'apps/gateway/dist/main.js');
 const portkeyMain = path.join(
   path.dirname(require.resolve('@portkey-ai/gateway/package.json')),
   'build/start-server.js',

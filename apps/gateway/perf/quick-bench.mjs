@@ -5,6 +5,7 @@
 // --rate req/s (µs timer, plus the gateway's own x-modelgate-overhead-ms), and autocannon
 // saturation (32 connections). Build first (pnpm build), or pass --dist <dir of main.js>.
 //   node apps/gateway/perf/quick-bench.mjs [--db pg] [--seconds 5] [--targets direct,floor,gateway]
+//     [--seq-only] [--requests N] [--stream]
 // Needs bench/'s dependencies installed (autocannon). --prof writes a CPU profile to --prof-dir.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     // Only the sequential run (p50 and CPU per request): the quickest A/B of per-request cost.
     'seq-only': { type: 'boolean', default: false },
     requests: { type: 'string', default: '2000' },
+    // Streamed chats (16 tokens) instead of plain ones: the stream relay's cost per request.
+    stream: { type: 'boolean', default: false },
     'prof-dir': { type: 'string', default: path.join(os.tmpdir(), 'modelgate-prof') },
   },
 });
@@ -70,6 +73,7 @@ const body = JSON.stringify({
   model: 'gpt-4o-mini',
   messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
   max_tokens: 16,
+  ...(values.stream ? { stream: true } : {}),
 });
 const sim = await start(
   'sim',

@@ -295,8 +295,6 @@ export function createTextService(deps: TextServiceDeps): TextService {
           plan: UpstreamPlan;
           deployment: TextDeployment;
           response: UpstreamResponse;
-          first: IteratorResult<Uint8Array>;
-          iterator: AsyncIterator<Uint8Array>;
         };
 
     const attempt = async (deployment: TextDeployment): Promise<Attempt> => {
@@ -324,14 +322,12 @@ export function createTextService(deps: TextServiceDeps): TextService {
           return { plan, json, raw };
         }
         // Wait for the first body chunk: failover is allowed until the client sees a byte.
-        const iterator = response.body[Symbol.asyncIterator]();
-        let first: IteratorResult<Uint8Array>;
         try {
-          first = await iterator.next();
+          await response.body.ready();
         } catch (err) {
           throw classifyNetworkError(err, deployment.provider.name);
         }
-        return { plan, deployment, response, first, iterator };
+        return { plan, deployment, response };
       } catch (err) {
         if (err instanceof UpstreamError) countUpstreamError(deployment, err);
         throw err;
@@ -397,8 +393,6 @@ export function createTextService(deps: TextServiceDeps): TextService {
       plan: UpstreamPlan;
       deployment: TextDeployment;
       response: UpstreamResponse;
-      first: IteratorResult<Uint8Array>;
-      iterator: AsyncIterator<Uint8Array>;
     },
     settlement: Settlement,
     estimatedInput: number,
@@ -425,12 +419,13 @@ export function createTextService(deps: TextServiceDeps): TextService {
       settle(settlement, input, output);
     };
 
-    const translate = (chunk: Uint8Array | undefined, last: boolean): string[] => {
+    // The client-format text for one upstream chunk (or, when `last`, for what the parser held).
+    const translate = (chunk: Uint8Array | undefined, last: boolean): string => {
       const text = chunk ? decoder.decode(chunk, { stream: !last }) : decoder.decode();
       const events = parser.push(text);
       if (last) events.push(...parser.flush());
-      const out: string[] = [];
-      for (const event of events) out.push(...pipe.feed(event));
+      let out = '';
+      for (const event of events) for (const part of pipe.feed(event)) out += part;
       return out;
     };
 
@@ -444,7 +439,10 @@ export function createTextService(deps: TextServiceDeps): TextService {
       { once: true },
     );
 
-    const relay = async (sink: Writable): Promise<void> => {
+    // Push-based: each upstream chunk is translated and written from the socket's own 'data'
+    // event, so a held stream allocates nothing while it waits for the next chunk.
+    const relay = (sink: Writable): void => {
+      const body = result.response.body;
       // The client hanging up (the Node response closing before it finished) stops the upstream
       // generation; finalize() then bills what was produced.
       const onClose = () => {
@@ -453,41 +451,44 @@ export function createTextService(deps: TextServiceDeps): TextService {
       // Already gone (the client left before the head was written): 'close' will not come again.
       if (sink.destroyed) onClose();
       else sink.once('close', onClose);
-      // Resolves when the sink can take more, or when it is gone (then the loop sees the abort).
-      const drained = () =>
-        new Promise<void>((resolve) => {
-          if (sink.destroyed) return resolve();
-          const done = () => {
-            sink.off('drain', done);
-            sink.off('close', done);
-            resolve();
-          };
-          sink.once('drain', done);
-          sink.once('close', done);
-        });
-      // Strings are written as they are (utf-8): no TextEncoder copy per event.
-      const write = (parts: string[]): boolean => {
-        let ok = true;
-        for (const part of parts) ok = sink.write(part) && ok;
-        return ok;
-      };
+      sink.on('drain', () => body.resume());
+      // One write per upstream chunk, as utf-8 text: no TextEncoder copy.
+      const write = (text: string): boolean => text === '' || sink.write(text);
       // The last events: what the parser still holds, then the pipe's closing events (`tail` runs
       // after the parser's rest has gone through the pipe).
-      const finish = async (tail: () => string[]) => {
+      const finish = (tail: () => string[]) => {
         const rest = translate(undefined, true);
-        write([...rest, ...tail()]);
+        write(rest + tail().join(''));
         sink.end();
-        await finalize();
+        finalize().catch((err: unknown) =>
+          log.error('stream settlement failed', { request_id: settlement.requestId, err }),
+        );
+      };
+      const failRelay = (err: unknown) => {
+        log.error('stream relay failed', { request_id: settlement.requestId, err });
+        abort.abort(); // its listener destroys the upstream body and settles
+        sink.destroy();
       };
 
-      if (result.first.done) return finish(() => pipe.end());
-      if (!write(translate(result.first.value, false))) await drained();
-      for (;;) {
-        if (abort.signal.aborted) return;
-        let step: IteratorResult<Uint8Array>;
-        try {
-          step = await result.iterator.next();
-        } catch (err) {
+      body.read({
+        chunk(data) {
+          if (abort.signal.aborted) return false;
+          try {
+            return write(translate(data, false));
+          } catch (err) {
+            failRelay(err);
+            return false;
+          }
+        },
+        end() {
+          if (abort.signal.aborted) return;
+          try {
+            finish(() => pipe.end());
+          } catch (err) {
+            failRelay(err);
+          }
+        },
+        fail(err) {
           if (abort.signal.aborted) return; // the client left; the abort listener settles
           const failure = classifyNetworkError(err, result.deployment.provider.name);
           // No failover after the first byte, but a deployment that drops streams cools down.
@@ -498,25 +499,19 @@ export function createTextService(deps: TextServiceDeps): TextService {
             error: failure.message,
           });
           const type = failure.kind === 'timeout' ? 'upstream_timeout' : 'upstream_error';
-          return finish(() => pipe.fail(type, 'The upstream stream failed before completion.'));
-        }
-        if (step.done) return finish(() => pipe.end());
-        if (!write(translate(step.value, false))) await drained();
-      }
+          try {
+            finish(() => pipe.fail(type, 'The upstream stream failed before completion.'));
+          } catch (error) {
+            failRelay(error);
+          }
+        },
+      });
     };
 
     return nodeBodyResponse(
       200,
       { ...SSE_HEADERS, [OVERHEAD_HEADER]: overhead() },
-      {
-        pipe: (sink) => {
-          relay(sink).catch((err: unknown) => {
-            log.error('stream relay failed', { request_id: settlement.requestId, err });
-            abort.abort(); // its listener destroys the upstream body and settles
-            sink.destroy();
-          });
-        },
-      },
+      { pipe: relay },
     );
   }
 

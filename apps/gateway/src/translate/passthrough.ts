@@ -14,7 +14,7 @@ import { anthropicStreamError, openAiStreamError, TerminableStream } from './str
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
 /** Raw content events kept before they are folded into text. */
-const FOLD_EVERY = 64;
+const FOLD_EVERY = 32;
 
 /** Raw event payloads, folded into the text they carry in batches. */
 class ProducedText {

@@ -22,19 +22,26 @@ export interface SseEvent {
  */
 export class SseParser {
   private buffer = '';
+  // Once a carriage return has been seen, events may end in \r\n\r\n too; until then the parser
+  // looks for \n\n alone (one scan per chunk instead of two).
+  private crlf = false;
 
   /** Adds text and returns every event completed by it. */
   push(text: string): SseEvent[] {
-    this.buffer += text;
+    const buffer = this.buffer === '' ? text : this.buffer + text;
+    if (!this.crlf && text.includes('\r')) this.crlf = true;
     const events: SseEvent[] = [];
+    let start = 0;
     for (;;) {
-      const end = findEventEnd(this.buffer);
-      if (end === null) break;
-      const raw = this.buffer.slice(0, end.next);
-      this.buffer = this.buffer.slice(end.next);
-      const parsed = parseEventBlock(raw.slice(0, end.blockEnd));
-      if (parsed) events.push({ ...parsed, raw });
+      const end = this.findEventEnd(buffer, start);
+      if (end === -1) break;
+      const next = buffer.startsWith('\r\n\r\n', end) ? end + 4 : end + 2;
+      const raw = start === 0 && next === buffer.length ? buffer : buffer.slice(start, next);
+      const event = parseEventBlock(buffer, start, end, raw);
+      if (event) events.push(event);
+      start = next;
     }
+    this.buffer = start === 0 ? buffer : buffer.slice(start);
     return events;
   }
 
@@ -43,37 +50,58 @@ export class SseParser {
     const rest = this.buffer;
     this.buffer = '';
     if (rest.trim() === '') return [];
-    const parsed = parseEventBlock(rest);
-    return parsed ? [{ ...parsed, raw: rest }] : [];
+    const event = parseEventBlock(rest, 0, rest.length, rest);
+    return event ? [event] : [];
+  }
+
+  /** Where the first event from `from` ends (its blank line), or -1. */
+  private findEventEnd(buffer: string, from: number): number {
+    // Events end at a blank line: \n\n, or \r\n\r\n once the upstream has used CRLF.
+    const lf = buffer.indexOf('\n\n', from);
+    if (!this.crlf) return lf;
+    const crlf = buffer.indexOf('\r\n\r\n', from);
+    if (crlf !== -1 && (lf === -1 || crlf < lf)) return crlf;
+    return lf;
   }
 }
 
-function findEventEnd(buffer: string): { blockEnd: number; next: number } | null {
-  // Events end at a blank line; accept \n\n, \r\n\r\n and \r\r as the spec allows.
-  const lf = buffer.indexOf('\n\n');
-  const crlf = buffer.indexOf('\r\n\r\n');
-  let best: { blockEnd: number; next: number } | null = null;
-  if (lf !== -1) best = { blockEnd: lf, next: lf + 2 };
-  if (crlf !== -1 && (best === null || crlf < best.blockEnd)) {
-    best = { blockEnd: crlf, next: crlf + 4 };
-  }
-  return best;
-}
+const CR = 13;
 
-function parseEventBlock(block: string): { event: string | null; data: string } | null {
+/**
+ * Parses the block `buffer[start, end)`. A block that is one `data:` line (every OpenAI event)
+ * is sliced out directly; anything else is read line by line.
+ */
+function parseEventBlock(buffer: string, start: number, end: number, raw: string): SseEvent | null {
+  const newline = buffer.indexOf('\n', start);
+  if ((newline === -1 || newline >= end) && buffer.startsWith('data:', start)) {
+    const from = buffer.charCodeAt(start + 5) === 32 ? start + 6 : start + 5;
+    const to = buffer.charCodeAt(end - 1) === CR ? end - 1 : end;
+    return { event: null, data: buffer.slice(from, to), raw };
+  }
   let event: string | null = null;
-  const data: string[] = [];
-  for (const line of block.split(/\r?\n/)) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') data.push(value);
-    else if (field === 'event') event = value;
+  let data: string | null = null;
+  let lineStart = start;
+  while (lineStart < end) {
+    let lineEnd = buffer.indexOf('\n', lineStart);
+    if (lineEnd === -1 || lineEnd > end) lineEnd = end;
+    const contentEnd =
+      lineEnd > lineStart && buffer.charCodeAt(lineEnd - 1) === CR ? lineEnd - 1 : lineEnd;
+    if (contentEnd > lineStart && buffer.charCodeAt(lineStart) !== 58 /* ':' comment */) {
+      const colon = buffer.indexOf(':', lineStart);
+      const hasValue = colon !== -1 && colon < contentEnd;
+      const fieldEnd = hasValue ? colon : contentEnd;
+      let valueStart = hasValue ? colon + 1 : contentEnd;
+      if (buffer.charCodeAt(valueStart) === 32 && valueStart < contentEnd) valueStart++;
+      const field = buffer.slice(lineStart, fieldEnd);
+      if (field === 'data') {
+        const value = buffer.slice(valueStart, contentEnd);
+        data = data === null ? value : `${data}\n${value}`;
+      } else if (field === 'event') event = buffer.slice(valueStart, contentEnd);
+    }
+    lineStart = lineEnd + 1;
   }
-  if (data.length === 0 && event === null) return null;
-  return { event, data: data.join('\n') };
+  if (data === null && event === null) return null;
+  return { event, data: data ?? '', raw };
 }
 
 /** `data: <json>\n\n` — the OpenAI framing (no `event:` line). */

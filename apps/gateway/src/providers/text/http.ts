@@ -3,9 +3,8 @@
  * (reused across requests), connect / first-byte / idle timeouts, and the mapping of undici
  * failures and non-2xx statuses to UpstreamError values.
  */
-import type { Dispatcher } from 'undici';
 import { Agent } from 'undici';
-import { eagerBody } from './body.js';
+import { type UpstreamBody, UpstreamCall } from './body.js';
 import {
   type ProviderTimeouts,
   UpstreamError,
@@ -98,14 +97,25 @@ export function classifyNetworkError(error: unknown, provider: string): Upstream
   );
 }
 
-async function readErrorBody(body: AsyncIterable<Uint8Array>): Promise<string> {
+/** The start of an error body, as text: at most MAX_ERROR_BODY bytes are kept. */
+async function readErrorBody(body: UpstreamBody): Promise<string> {
   const parts: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    parts.push(Buffer.from(chunk));
-    size += chunk.byteLength;
-    if (size > MAX_ERROR_BODY) break;
-  }
+  await new Promise<void>((resolve) => {
+    body.read({
+      chunk(data) {
+        if (size <= MAX_ERROR_BODY) parts.push(Buffer.from(data));
+        size += data.byteLength;
+        if (size > MAX_ERROR_BODY) {
+          body.destroy();
+          resolve();
+        }
+        return true;
+      },
+      end: resolve,
+      fail: () => resolve(),
+    });
+  });
   return Buffer.concat(parts).toString('utf8').slice(0, MAX_ERROR_BODY);
 }
 
@@ -131,23 +141,27 @@ export async function postJson(
   target: HttpTarget,
   upstream: UpstreamRequest,
 ): Promise<UpstreamResponse> {
-  let response: Dispatcher.ResponseData;
+  // A dispatch handler rather than agent.request(): the body comes straight from the connection,
+  // without a Readable stream in between (see body.ts).
+  const call = new UpstreamCall(upstream.signal);
+  let start: Awaited<typeof call.started>;
   try {
-    response = await agent.request({
-      origin: target.origin,
-      path: target.path,
-      method: 'POST',
-      headers: target.headers,
-      body: JSON.stringify(upstream.body),
-      signal: upstream.signal,
-    });
+    agent.dispatch(
+      {
+        origin: target.origin,
+        path: target.path,
+        method: 'POST',
+        headers: target.headers,
+        body: JSON.stringify(upstream.body),
+      },
+      call,
+    );
+    start = await call.started;
   } catch (error) {
     throw classifyNetworkError(error, provider);
   }
-  const { statusCode, headers, body } = response;
-  if (statusCode >= 200 && statusCode < 300) {
-    return { status: statusCode, headers, body: eagerBody(body) };
-  }
+  const { status, headers, body } = start;
+  if (status >= 200 && status < 300) return { status, headers, body };
   let text = '';
   try {
     text = await readErrorBody(body);
@@ -157,8 +171,8 @@ export async function postJson(
   const described = describeErrorBody(text);
   throw new UpstreamError(
     'status',
-    described.message ?? `${provider} answered ${statusCode}.`,
-    statusCode,
+    described.message ?? `${provider} answered ${status}.`,
+    status,
     parseRetryAfter(headers),
     described.type,
   );
