@@ -1,10 +1,12 @@
 /**
  * Same-format streams (chat → OpenAI, legacy → OpenAI, messages → Anthropic): the upstream's
- * events are forwarded as received. Only the few events that carry usage are parsed; content
- * events are kept as raw strings, needed only if the stream is cut short and the produced text must
- * be counted (PROVIDERS.md §1, §2 Streaming). Every {@link FOLD_EVERY} events the raw strings are
- * folded into the text they carry: a short stream never parses its content, and a long one holds
- * its text (a few bytes a token) rather than every event's JSON (~180 bytes a token).
+ * events are forwarded as received. Only the few events that carry usage are parsed. The text a
+ * content event carries is picked out of its JSON without parsing it (see {@link onlyStringValue}),
+ * so a stream cut short can be billed from what it produced (PROVIDERS.md §1, §2 Streaming).
+ *
+ * The text is copied out as each event passes, rather than the event kept for later: an event
+ * string held for seconds outlives two scavenges and is promoted, and under 1,000 held streams
+ * those promoted event strings were most of the gateway's heap growth (PERFORMANCE.md round 5).
  */
 import type { SseEvent } from './sse.js';
 import type { MeteredUsage, OpenAiStreamFormat, StreamTransform } from './stream.js';
@@ -13,36 +15,82 @@ import { anthropicStreamError, openAiStreamError, TerminableStream } from './str
 // A usage object (not `"usage": null`) somewhere in the chunk.
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
-/** Raw content events kept before they are folded into text. */
-const FOLD_EVERY = 32;
+const QUOTE = 34;
+const BACKSLASH = 92;
 
-/** Raw event payloads, folded into the text they carry in batches. */
+/**
+ * The value of the one `"key":` in a JSON text when it is a string, as a fresh string (never a
+ * slice, which would keep the whole event alive); '' when the key is absent or null; undefined
+ * when the key occurs more than once or has another kind of value (the caller parses instead).
+ * A key inside a string value cannot match: its quotes are escaped there.
+ *
+ * @example
+ * onlyStringValue('{"choices":[{"delta":{"content":"Hi"}}]}', '"content":'); // 'Hi'
+ */
+export function onlyStringValue(json: string, keyPattern: string): string | undefined {
+  const at = json.indexOf(keyPattern);
+  if (at === -1) return '';
+  let start = at + keyPattern.length;
+  if (json.indexOf(keyPattern, start) !== -1) return undefined;
+  while (start < json.length && json.charCodeAt(start) <= 32) start++;
+  if (json.startsWith('null', start)) return '';
+  if (json.charCodeAt(start) !== QUOTE) return undefined;
+  let end = start + 1;
+  for (;;) {
+    end = json.indexOf('"', end);
+    if (end === -1) return undefined;
+    let backslashes = 0;
+    while (json.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) break;
+    end++;
+  }
+  // Parsing the literal alone unescapes it and copies it out of the event.
+  return JSON.parse(json.slice(start, end + 1)) as string;
+}
+
+/** The text produced so far: each content event's text, appended as the event passes. */
 class ProducedText {
-  private text = '';
-  private raw: string[] = [];
+  value = '';
 
   constructor(private readonly textOf: (data: string) => string) {}
 
   add(data: string): void {
-    this.raw.push(data);
-    if (this.raw.length >= FOLD_EVERY) this.fold();
-  }
-
-  get value(): string {
-    this.fold();
-    return this.text;
-  }
-
-  private fold(): void {
-    for (const data of this.raw) {
-      try {
-        this.text += this.textOf(data);
-      } catch {
-        // Not JSON (a comment or a vendor extension): contributes no text.
-      }
+    try {
+      this.value += this.textOf(data);
+    } catch {
+      // Not JSON (a comment or a vendor extension): contributes no text.
     }
-    this.raw = [];
   }
+}
+
+/** The text of a chat or legacy chunk, from its parsed JSON. */
+function parsedOpenAiText(data: string, format: OpenAiStreamFormat): string {
+  const chunk = JSON.parse(data) as {
+    choices?: Array<{
+      text?: string;
+      delta?: {
+        content?: string | null;
+        tool_calls?: Array<{ function?: { name?: string; arguments?: string } }>;
+      };
+    }>;
+  };
+  const choice = chunk.choices?.[0];
+  let text = (format === 'completion' ? choice?.text : choice?.delta?.content) ?? '';
+  // Tool-call names and argument pieces are output too.
+  for (const call of choice?.delta?.tool_calls ?? []) {
+    text += (call.function?.name ?? '') + (call.function?.arguments ?? '');
+  }
+  return text;
+}
+
+/** The text of an Anthropic content_block_delta, from its parsed JSON. */
+function parsedAnthropicText(data: string): string {
+  const delta = JSON.parse(data) as {
+    delta?: { type?: string; text?: string; partial_json?: string };
+  };
+  if (delta.delta?.type === 'text_delta') return delta.delta.text ?? '';
+  if (delta.delta?.type === 'input_json_delta') return delta.delta.partial_json ?? '';
+  return '';
 }
 
 /**
@@ -61,23 +109,11 @@ export class OpenAiPassthroughStream extends TerminableStream implements StreamT
 
   constructor(private readonly options: { includeUsage: boolean; format: OpenAiStreamFormat }) {
     super();
+    const key = options.format === 'completion' ? '"text":' : '"content":';
     this.produced = new ProducedText((data) => {
-      const chunk = JSON.parse(data) as {
-        choices?: Array<{
-          text?: string;
-          delta?: {
-            content?: string | null;
-            tool_calls?: Array<{ function?: { name?: string; arguments?: string } }>;
-          };
-        }>;
-      };
-      const choice = chunk.choices?.[0];
-      let text = (options.format === 'completion' ? choice?.text : choice?.delta?.content) ?? '';
-      // Tool-call names and argument pieces are output too.
-      for (const call of choice?.delta?.tool_calls ?? []) {
-        text += (call.function?.name ?? '') + (call.function?.arguments ?? '');
-      }
-      return text;
+      // Tool-call chunks carry names and argument pieces in several fields: parse those.
+      const quick = data.includes('"tool_calls"') ? undefined : onlyStringValue(data, key);
+      return quick ?? parsedOpenAiText(data, options.format);
     });
   }
 
@@ -120,12 +156,10 @@ export class AnthropicPassthroughStream
   usage: MeteredUsage = { inputTokens: null, outputTokens: null };
   completed = false;
   private readonly produced = new ProducedText((data) => {
-    const delta = JSON.parse(data) as {
-      delta?: { type?: string; text?: string; partial_json?: string };
-    };
-    if (delta.delta?.type === 'text_delta') return delta.delta.text ?? '';
-    if (delta.delta?.type === 'input_json_delta') return delta.delta.partial_json ?? '';
-    return '';
+    let quick: string | undefined;
+    if (data.includes('"text_delta"')) quick = onlyStringValue(data, '"text":');
+    else if (data.includes('"input_json_delta"')) quick = onlyStringValue(data, '"partial_json":');
+    return quick ?? parsedAnthropicText(data);
   });
 
   push(event: SseEvent): string[] {
