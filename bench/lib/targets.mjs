@@ -5,7 +5,7 @@
 //   modelgate-pg the same on PostgreSQL (a fresh database, dropped when the target stops)
 //   portkey   @portkey-ai/gateway's own bin, told the simulator is an OpenAI-compatible custom host
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +48,16 @@ function base62(length) {
 // BENCH_GATEWAY_MAIN: another build of the gateway to measure (e.g. a copy of dist/ from main).
 const gatewayMain =
   process.env.BENCH_GATEWAY_MAIN ?? path.join(repoDir, 'apps/gateway/dist/main.js');
+/**
+ * The node flags the gateway's bin runs with (its `#!/usr/bin/env -S node …` line), so the bench
+ * starts the gateway exactly as `pnpm start` and the bin do.
+ */
+function gatewayNodeFlags() {
+  const firstLine = readFileSync(gatewayMain, 'utf8').split('\n', 1)[0];
+  const flags = /^#!.*\bnode\b(.*)$/.exec(firstLine)?.[1] ?? '';
+  return flags.split(' ').filter(Boolean);
+}
+
 const portkeyMain = path.join(
   path.dirname(require.resolve('@portkey-ai/gateway/package.json')),
   'build/start-server.js',
@@ -124,7 +134,7 @@ export async function startTarget(name, simUrl, { cpu = null, scratch, nodeArgs 
     const extraArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const handle = await startNode({
       name,
-      args: [...extraArgs, ...nodeArgs, gatewayMain],
+      args: [...gatewayNodeFlags(), ...extraArgs, ...nodeArgs, gatewayMain],
       env: {
         ...env,
         PORT: String(port),
