@@ -439,8 +439,8 @@ export function createTextService(deps: TextServiceDeps): TextService {
       { once: true },
     );
 
-    // Push-based: each upstream chunk is translated and written from the socket's own 'data'
-    // event, so a held stream allocates nothing while it waits for the next chunk.
+    // Push-based: each upstream chunk is translated and written from the connection's data
+    // callback (body.read), so a held stream allocates nothing while it waits for the next chunk.
     const relay = (sink: Writable): void => {
       const body = result.response.body;
       // The client hanging up (the Node response closing before it finished) stops the upstream
