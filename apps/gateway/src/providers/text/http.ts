@@ -4,7 +4,7 @@
  * failures and non-2xx statuses to UpstreamError values.
  */
 import { Agent } from 'undici';
-import { type UpstreamBody, UpstreamCall } from './body.js';
+import { type ResponseStart, type UpstreamBody, UpstreamCall } from './body.js';
 import {
   type ProviderTimeouts,
   UpstreamError,
@@ -144,7 +144,7 @@ export async function postJson(
   // A dispatch handler rather than agent.request(): the body comes straight from the connection,
   // without a Readable stream in between (see body.ts).
   const call = new UpstreamCall(upstream.signal);
-  let start: Awaited<typeof call.started>;
+  let start: ResponseStart;
   try {
     agent.dispatch(
       {
