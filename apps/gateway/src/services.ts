@@ -16,7 +16,6 @@ import type { DB } from './db/schema.js';
 import type { FilesService } from './files/service.js';
 import { createKeyService, type KeyService } from './keys/keys.js';
 import { createMemoryStore, createRateLimiter, type RateLimiter } from './limits/limiter.js';
-import { createRedisStore } from './limits/redis-store.js';
 import type { Logger } from './observability/logger.js';
 import {
   type Metrics,
@@ -106,8 +105,12 @@ export interface ServiceDeps {
 /** Build the container. The database is open and migrated before this runs. */
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const stdMetrics = registerStandardMetrics(deps.metrics);
+  // ioredis is loaded only when Redis is configured: a gateway without it never pays for the module.
+  const store = deps.config.redisUrl
+    ? (await import('./limits/redis-store.js')).createRedisStore(deps.config.redisUrl)
+    : createMemoryStore();
   const limiter = createRateLimiter({
-    store: deps.config.redisUrl ? createRedisStore(deps.config.redisUrl) : createMemoryStore(),
+    store,
     prefix: deps.config.redisPrefix,
   });
   const lifecycle = new Lifecycle();
