@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // pnpm bench [--quick] [--no-pin] [--summary] [--targets=floor,modelgate,portkey] [scenario ...]
-// Scenarios: overhead load streams client ledger (default: all). Results go to bench/results/
-// (JSON + SVG plots); a full run of every scenario (or --summary) rewrites the results section
-// of BENCHMARKS.md.
+// Scenarios: overhead load streams client ledger (default: all). A full run of every scenario (or
+// --summary) writes bench/results/latest.json and the SVG plots and rewrites the results section
+// of BENCHMARKS.md, which cites them; any other run writes bench/results/partial.json.tmp only.
 // --quick is the regression guard: short runs, and exit 1 only on a gross overhead regression.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -98,18 +98,19 @@ async function main() {
   report.guard = verdict.guard;
 
   mkdirSync(values.out, { recursive: true });
-  // Quick runs are the guard's, not results to keep (*.tmp is git-ignored).
-  const file = path.join(values.out, ctx.quick ? 'quick.json.tmp' : 'latest.json');
+  // latest.json and the plots are the results BENCHMARKS.md cites: only a run that rewrites that
+  // section may replace them. Quick and partial runs are not results to keep (*.tmp is ignored).
+  const published = !ctx.quick && (selected.length === SCENARIOS.length || values.summary);
+  const name = published ? 'latest.json' : ctx.quick ? 'quick.json.tmp' : 'partial.json.tmp';
+  const file = path.join(values.out, name);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   log(`results: ${path.relative(process.cwd(), file)}`);
-  if (!ctx.quick) {
+  if (published) {
     const { writePlots, writeSummary } = await import('./lib/report.mjs');
     const plots = writePlots(report, values.out);
     for (const plot of plots) log(`plot: ${path.relative(process.cwd(), plot)}`);
-    if (selected.length === SCENARIOS.length || values.summary) {
-      writeSummary(report);
-      log('BENCHMARKS.md results section rewritten');
-    }
+    writeSummary(report);
+    log('BENCHMARKS.md results section rewritten');
   }
   for (const line of verdict.lines) console.log(line);
 
