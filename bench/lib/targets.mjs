@@ -52,8 +52,8 @@ const gatewayMain =
  * The node flags the gateway's bin runs with (its `#!/usr/bin/env -S node …` line), so the bench
  * starts the gateway exactly as `pnpm start` and the bin do.
  */
-function gatewayNodeFlags() {
-  const firstLine = readFileSync(gatewayMain, 'utf8').split('\n', 1)[0];
+function gatewayNodeFlags(main) {
+  const firstLine = readFileSync(main, 'utf8').split('\n', 1)[0];
   const flags = /^#!.*\bnode\b(.*)$/.exec(firstLine)?.[1] ?? '';
   return flags.split(' ').filter(Boolean);
 }
@@ -66,8 +66,14 @@ const portkeyMain = path.join(
 /**
  * Starts one target in front of `simUrl` and returns `{ name, url, headers, pid, handle }` where
  * `url` is its chat completions URL and `headers` what a client must send. `direct` starts nothing.
+ * For modelgate, `main` is the build to start (default: apps/gateway/dist/main.js, or
+ * BENCH_GATEWAY_MAIN) and `label` names its log file when two builds run side by side.
  */
-export async function startTarget(name, simUrl, { cpu = null, scratch, nodeArgs = [], env = {} }) {
+export async function startTarget(
+  name,
+  simUrl,
+  { cpu = null, scratch, nodeArgs = [], env = {}, main = gatewayMain, label = name },
+) {
   const json = { 'content-type': 'application/json' };
   if (name === 'direct') {
     return {
@@ -123,8 +129,8 @@ export async function startTarget(name, simUrl, { cpu = null, scratch, nodeArgs 
     };
   }
   if (name === 'modelgate' || name === 'modelgate-pg') {
-    if (!existsSync(gatewayMain)) {
-      throw new Error(`${gatewayMain} is missing: build the gateway first (pnpm build)`);
+    if (!existsSync(main)) {
+      throw new Error(`${main} is missing: build the gateway first (pnpm build)`);
     }
     const database = name === 'modelgate-pg' ? await createFreshDatabase() : null;
     const [port, cdnPort] = [await freePort(), await freePort()];
@@ -134,7 +140,7 @@ export async function startTarget(name, simUrl, { cpu = null, scratch, nodeArgs 
     const extraArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const handle = await startNode({
       name,
-      args: [...gatewayNodeFlags(), ...extraArgs, ...nodeArgs, gatewayMain],
+      args: [...gatewayNodeFlags(main), ...extraArgs, ...nodeArgs, main],
       env: {
         ...env,
         PORT: String(port),
@@ -150,7 +156,7 @@ export async function startTarget(name, simUrl, { cpu = null, scratch, nodeArgs 
       },
       cpu,
       readyUrl: `${origin}/readyz`,
-      logFile: path.join(scratch, `${name}.log`),
+      logFile: path.join(scratch, `${label}.log`),
     }).catch(async (error) => {
       await database?.drop();
       throw error;
