@@ -123,7 +123,11 @@ try {
   const [floor, a, b] = rows.slice(1).map((r) => Number(r['added p50 ms']));
   // Paired per round: each round's B against the same round's A, so drift between rounds cancels.
   const [, , A, B] = targets;
-  const paired = (xs, ys, f) => percentile(xs.map((x, i) => f(x, ys[i])), 50);
+  const paired = (xs, ys, f) =>
+    percentile(
+      xs.map((x, i) => f(x, ys[i])),
+      50,
+    );
   const cpuRatio = paired(A.cpu, B.cpu, (x, y) => y / x);
   const p50Diff = paired(A.roundP50, B.roundP50, (x, y) => (y - x) * 1000);
   console.log(

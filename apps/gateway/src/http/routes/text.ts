@@ -12,6 +12,7 @@ import type { Context, Hono } from 'hono';
 import { type ModelListEntry, modelListResponse } from '../../models/catalog.js';
 import type { Services } from '../../services.js';
 import { type ClientFormat, OVERHEAD_HEADER } from '../../text/service.js';
+import { chatBodyFastPath } from '../chat-body-fast-path.js';
 import type { AppEnv } from '../env.js';
 import { ApiError, badRequest } from '../errors.js';
 import { readJsonBody, validateBody } from '../validate.js';
@@ -90,7 +91,8 @@ export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void 
 
   app.post('/v1/chat/completions', (c) =>
     withOverhead(c, async () => {
-      const body = validateBody(zCreateChatCompletionRequest, await readJsonBody(c));
+      const raw = await readJsonBody(c);
+      const body = chatBodyFastPath(raw) ?? validateBody(zCreateChatCompletionRequest, raw);
       return serve(c, 'chat', body);
     }),
   );
