@@ -54,8 +54,11 @@ export interface TextRequestContext {
   requestId: string;
   /** performance.now() when the request arrived (for x-modelgate-overhead-ms). */
   startedAt: number;
-  /** Aborted when the client goes away. */
-  signal?: AbortSignal;
+  /**
+   * The request's abort controller: the route aborts it (with an AbortError) when the client goes
+   * away, and the service aborts it to stop the upstream work. Absent: the service makes its own.
+   */
+  abort?: AbortController;
 }
 
 export interface TextService {
@@ -281,13 +284,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
     };
 
     // One abort controller per request: client disconnect aborts whichever attempt is running.
-    const abort = new AbortController();
-    // Always an AbortError: @hono/node-server aborts with a plain string, which undici would pass on
-    // and the adapter would classify as a retryable connection failure (opening the breaker).
-    const onClientAbort = () =>
-      abort.abort(new DOMException('The client closed the request.', 'AbortError'));
-    if (ctx.signal?.aborted) onClientAbort();
-    ctx.signal?.addEventListener('abort', onClientAbort, { once: true });
+    const abort = ctx.abort ?? new AbortController();
 
     type Attempt =
       | { plan: UpstreamPlan; json: unknown; raw: Buffer }
@@ -340,7 +337,6 @@ export function createTextService(deps: TextServiceDeps): TextService {
     try {
       result = await router.run(model.deployments, attempt);
     } catch (err) {
-      ctx.signal?.removeEventListener('abort', onClientAbort);
       refund(settlement);
       let failure: unknown = err;
       if (err instanceof RoutingError) failure = routingFailure(err);
@@ -356,7 +352,6 @@ export function createTextService(deps: TextServiceDeps): TextService {
     }
 
     if ('json' in result) {
-      ctx.signal?.removeEventListener('abort', onClientAbort);
       const { body: out, usage } = result.plan.respond(result.json);
       const input = usage?.inputTokens ?? estimatedInput;
       // An upstream that reports no usage is billed from a count of the text it returned.
@@ -374,18 +369,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
       );
     }
 
-    return streamResponse(
-      result,
-      settlement,
-      estimatedInput,
-      abort,
-      () => {
-        ctx.signal?.removeEventListener('abort', onClientAbort);
-      },
-      overhead,
-      format,
-      body,
-    );
+    return streamResponse(result, settlement, estimatedInput, abort, overhead, format, body);
   }
 
   function streamResponse(
@@ -397,7 +381,6 @@ export function createTextService(deps: TextServiceDeps): TextService {
     settlement: Settlement,
     estimatedInput: number,
     abort: AbortController,
-    detach: () => void,
     overhead: () => string,
     format: ClientFormat,
     body: Record<string, unknown>,
@@ -410,7 +393,6 @@ export function createTextService(deps: TextServiceDeps): TextService {
     const finalize = async () => {
       if (finished) return;
       finished = true;
-      detach();
       const reported = pipe.usage;
       let input = reported.inputTokens;
       let output = reported.outputTokens;

@@ -34,4 +34,37 @@ describe('client disconnects', () => {
     expect(res.status).toBe(200);
     await res.text();
   });
+
+  it('stop the upstream call and charge nothing when the client leaves before the answer', async () => {
+    const { key } = await gw.createKey({ quota: 1_000_000_000 });
+    const body = {
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      max_tokens: 5,
+    };
+    const used = async () => {
+      const res = await gw.fetch('/v1/dashboard/billing/credit_grants', { key });
+      return ((await res.json()) as { total_used: number }).total_used;
+    };
+    const hungUp = await gw
+      .fetch('/v1/chat/completions', {
+        method: 'POST',
+        key,
+        json: body,
+        signal: AbortSignal.timeout(50),
+      })
+      .then(
+        () => false,
+        () => true,
+      );
+    expect(hungUp).toBe(true);
+    // Past the upstream's 300 ms: had the call gone on, its answer would have been settled by now.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await used()).toBe(0);
+    // The same request answered is charged: the zero above is the refund, not a free model.
+    const res = await gw.fetch('/v1/chat/completions', { method: 'POST', key, json: body });
+    expect(res.status).toBe(200);
+    await res.text();
+    await expect.poll(used, { timeout: 5_000 }).toBeGreaterThan(0);
+  });
 });

@@ -13,6 +13,7 @@ import { type ModelListEntry, modelListResponse } from '../../models/catalog.js'
 import type { Services } from '../../services.js';
 import { type ClientFormat, OVERHEAD_HEADER } from '../../text/service.js';
 import { chatBodyFastPath } from '../chat-body-fast-path.js';
+import { clientAbort } from '../client-abort.js';
 import type { AppEnv } from '../env.js';
 import { ApiError, badRequest } from '../errors.js';
 import { readJsonBody, validateBody } from '../validate.js';
@@ -83,10 +84,7 @@ export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void 
       key: c.get('key'),
       requestId: c.get('requestId'),
       startedAt: c.get('startedAt') ?? performance.now(),
-      // Cheap on @hono/node-server 2.1.x: the adapter's lazy Request answers `signal` from its own
-      // AbortController (aborted on a hang-up before the response finished) without building a
-      // web Request.
-      signal: c.req.raw.signal,
+      abort: clientAbort(c),
     });
 
   app.post('/v1/chat/completions', (c) =>
