@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError, badRequest } from './errors.js';
+import { takeArrivedBody } from './node-request.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -131,6 +132,7 @@ export interface ReadJsonOptions {
  */
 export async function readJsonBody(c: Context, options: ReadJsonOptions = {}): Promise<unknown> {
   const contentType = c.req.header('content-type');
+  takeArrivedBody(c);
   const text = await c.req.text();
   if (text.trim() === '') {
     if (options.optional) return undefined;

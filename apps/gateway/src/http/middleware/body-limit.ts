@@ -8,22 +8,11 @@
  * of the socket, which every later body read then goes through (≈ a tenth of the CPU per text
  * request, PERFORMANCE.md). Left alone, `c.req.text()` reads the Node stream directly.
  */
-import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../env.js';
 import { tooLarge } from '../errors.js';
-
-/**
- * The Node request under @hono/node-server. `rawBody` is the adapter's own hook: a Buffer there is
- * used as the body by every read (`text()`, `json()`, `body`) instead of the socket.
- */
-type NodeIncoming = IncomingMessage & { rawBody?: unknown };
-
-function nodeIncoming(c: Context<AppEnv>): NodeIncoming | undefined {
-  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming;
-  return incoming && typeof incoming.on === 'function' && incoming.headers ? incoming : undefined;
-}
+import { type NodeIncoming, nodeIncoming } from '../node-request.js';
 
 /** Reads a body of unknown length, giving up (and leaving the rest unread) once it crosses maxBytes. */
 function readWithin(incoming: NodeIncoming, maxBytes: number): Promise<Buffer | 'too_large'> {
@@ -66,23 +55,6 @@ function readWithin(incoming: NodeIncoming, maxBytes: number): Promise<Buffer | 
   });
 }
 
-/**
- * A body that has fully arrived (a small JSON body usually comes in the same packet as the head)
- * is taken from the stream's buffer now, synchronously, and handed to the adapter as `rawBody`:
- * the route's read then costs no stream events and no extra turns of the event loop. Node's parser
- * never buffers more than Content-Length bytes, so that many buffered bytes are the whole body
- * (`complete` is only set a moment later).
- */
-function takeBufferedBody(incoming: NodeIncoming, size: number): void {
-  if (size === 0 || incoming.readableLength !== size || incoming.readableDidRead) return;
-  if (incoming.rawBody !== undefined || incoming.readableFlowing) return;
-  const body: Buffer | null = incoming.read();
-  if (!body) return;
-  incoming.rawBody = body;
-  // Flowing from here, so the end of the message still emits 'end' and 'close' as after a read.
-  incoming.resume();
-}
-
 export function jsonBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
   const tooLargeError = () =>
     tooLarge(`The request body exceeds ${maxBytes} bytes.`, 'body_too_large');
@@ -105,7 +77,6 @@ export function jsonBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
       // Node's parser delivers exactly Content-Length bytes, so the header bounds the body.
       const size = Number.parseInt(length, 10);
       if (size > maxBytes) throw tooLargeError();
-      takeBufferedBody(incoming, size);
       return next();
     }
     if (incoming.rawBody instanceof Buffer || incoming.readableEnded) return next();
