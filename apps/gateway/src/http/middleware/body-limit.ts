@@ -8,7 +8,7 @@
  * of the socket, which every later body read then goes through (≈ a tenth of the CPU per text
  * request, PERFORMANCE.md). Left alone, `c.req.text()` reads the Node stream directly.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../env.js';
 import { tooLarge } from '../errors.js';
