@@ -12,11 +12,13 @@
 //   …change, pnpm --filter @modelgate/gateway build…
 //   node bench/ab.mjs --a apps/gateway/dist-base/main.js            # B defaults to dist/main.js
 //   node bench/ab.mjs --a … --stream --db pglite --rounds 200 --block 25
+//   node bench/ab.mjs --a … --b-args=--liftoff-only --concurrency 16   # same build, a node flag, under load
 //
 // Results go to stdout only: this is a tool for a change's author, not a scenario of `pnpm bench`.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
 import { poolFor, shuffled, timeRequest, warmUp } from './lib/measure.mjs';
 import { cpuPlan, pinSelf, stop } from './lib/processes.mjs';
 import { percentile } from './lib/stats.mjs';
@@ -39,6 +41,7 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: '100' },
     block: { type: 'string', default: '25' },
     warmup: { type: 'string', default: '3000' },
+    concurrency: { type: 'string', default: '1' },
     'a-args': { type: 'string', default: '' },
     'b-args': { type: 'string', default: '' },
   },
@@ -94,17 +97,30 @@ try {
     await warmUp(target, [body], { count: Number(opts.warmup) });
   }
   const block = Number(opts.block);
+  const concurrency = Number(opts.concurrency);
+  if (concurrency > 1) {
+    for (const t of targets) {
+      t.loadPool = new Pool(new URL(t.url).origin, { connections: concurrency, pipelining: 1 });
+    }
+  }
   for (let round = 0; round < Number(opts.rounds); round++) {
     for (const target of shuffled(targets)) {
       const before = target.pid ? cpuNs(target.pid) : 0;
       const times = [];
-      for (let i = 0; i < block; i++) {
-        const timed = await timeRequest(target.pool, target, body, { stream: opts.stream });
-        times.push(opts.stream ? timed.ttftMs : timed.totalMs);
-      }
+      // With --concurrency N, N clients send `block` requests each, at once: CPU per request under
+      // load (a CPU-bound server's capacity is its inverse), latency then includes queueing.
+      const client = async () => {
+        for (let i = 0; i < block; i++) {
+          const timed = await timeRequest(target.loadPool ?? target.pool, target, body, {
+            stream: opts.stream,
+          });
+          times.push(opts.stream ? timed.ttftMs : timed.totalMs);
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, client));
       target.ms.push(...times);
       target.roundP50.push(percentile(times, 50));
-      if (target.pid) target.cpu.push((cpuNs(target.pid) - before) / block / 1000);
+      if (target.pid) target.cpu.push((cpuNs(target.pid) - before) / times.length / 1000);
     }
   }
   const direct = percentile(targets[0].ms, 50);
@@ -118,7 +134,9 @@ try {
       'added p50 ms': (p50 - direct).toFixed(3),
     };
   });
-  console.log(`${opts.stream ? 'streamed (time to first token)' : 'plain'} chat, ${kind}`);
+  console.log(
+    `${opts.stream ? 'streamed (time to first token)' : 'plain'} chat, ${kind}, ${concurrency} at a time`,
+  );
   console.table(rows);
   const [floor, a, b] = rows.slice(1).map((r) => Number(r['added p50 ms']));
   // Paired per round: each round's B against the same round's A, so drift between rounds cancels.
@@ -134,7 +152,10 @@ try {
     `B vs A, median of per-round pairs: cpu ${cpuRatio.toFixed(3)}×, p50 ${p50Diff >= 0 ? '+' : ''}${p50Diff.toFixed(0)} µs`,
   );
   console.log(`added p50 vs floor: A ${(a / floor).toFixed(2)}×  B ${(b / floor).toFixed(2)}×`);
-  for (const t of targets) await t.pool.close();
+  for (const t of targets) {
+    await t.pool.close();
+    await t.loadPool?.close();
+  }
 } finally {
   for (const target of targets) await stopTarget(target);
   await stop(sim);

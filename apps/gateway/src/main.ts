@@ -1,13 +1,21 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S node --max-semi-space-size=8 --liftoff-only
 /**
- * `node --max-semi-space-size=8 dist/main.js` (or the `modelgate-gateway` bin, whose first line
- * says the same): start the gateway from the environment, drain on SIGTERM/SIGINT.
+ * `node --max-semi-space-size=8 --liftoff-only dist/main.js` (or the `modelgate-gateway` bin, whose
+ * first line says the same): start the gateway from the environment, drain on SIGTERM/SIGINT.
  * Exit codes: 0 after a clean drain, 1 on a bad configuration or a failed start.
  *
  * Why the young generation is capped at 8 MB per semi-space (V8's default is 16): a gateway's
  * garbage is small and dies within its request, so the larger nursery bought nothing but resident
  * memory. Measured with 1,000 held streams: peak RSS 152 → 135 MB, and saturation was no lower
- * (PERFORMANCE.md round 5). Every start path (package scripts, the bench) uses these flags.
+ * (PERFORMANCE.md round 5).
+ *
+ * Why WebAssembly stays on V8's baseline compiler (`--liftoff-only`): the embedded database is
+ * PostgreSQL compiled to WASM, and tiering its hot functions up to TurboFan left ≈ 75 MB resident
+ * (compiled code, and compiler memory kept by malloc): 1,000 held streams on PGlite peak at
+ * ≈ 230 MB instead of ≈ 305 MB. A PGlite query costs ≈ 20 % more CPU, but a request makes few
+ * (settlements are batched): gateway CPU per chat, one at a time or 16 at once, on PGlite or
+ * PostgreSQL (where only undici's HTTP parser is WASM), was unchanged within 5 % (round 6).
+ * Every start path (package scripts, the bench) uses these flags.
  */
 import { ConfigError, loadConfig } from './config/config.js';
 import { DataDirInUseError } from './db/pglite-lock.js';

@@ -1,5 +1,6 @@
 /**
- * The gateway runs with node flags (src/main.ts's first line: a smaller young generation). Every
+ * The gateway runs with node flags (src/main.ts's first line: a smaller young generation, WASM
+ * on the baseline compiler). Every
  * way of starting it must pass the same ones, and node must accept them: a flag node refuses stops
  * the gateway before it logs a line.
  */
@@ -14,6 +15,7 @@ const flags = /^#!\/usr\/bin\/env -S node (.+)$/.exec(shebang)?.[1] ?? '';
 describe('start flags', () => {
   it('the bin names its node flags on its first line', () => {
     expect(flags).toContain('--max-semi-space-size=');
+    expect(flags).toContain('--liftoff-only');
   });
 
   it('the package scripts start node with the same flags', () => {
