@@ -12,7 +12,7 @@ import type { Context, Hono } from 'hono';
 import { type ModelListEntry, modelListResponse } from '../../models/catalog.js';
 import type { Services } from '../../services.js';
 import { type ClientFormat, OVERHEAD_HEADER } from '../../text/service.js';
-import { chatBodyFastPath } from '../chat-body-fast-path.js';
+import { chatBodyFastPath, messagesBodyFastPath } from '../body-fast-paths.js';
 import { clientAbort } from '../client-abort.js';
 import type { AppEnv } from '../env.js';
 import { ApiError, badRequest } from '../errors.js';
@@ -108,7 +108,8 @@ export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void 
       const version = resolveMessagesVersion(
         c.req.header('vendor-version') ?? c.req.header('anthropic-version'),
       );
-      const body = validateBody(zCreateMessageRequest, await readJsonBody(c));
+      const raw = await readJsonBody(c);
+      const body = messagesBodyFastPath(raw) ?? validateBody(zCreateMessageRequest, raw);
       const res = await serve(c, 'messages', body);
       res.headers.set('vendor-version', version);
       return res;
