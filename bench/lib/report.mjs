@@ -43,13 +43,14 @@ export function evaluate(report) {
   }
   if (ok(load) && load.targets.modelgate) {
     const at1000 = load.targets.modelgate.rates[1000];
+    const floorAt1000 = load.targets.floor?.rates[1000];
     if (at1000)
       add(
         'p99 added at 1,000 req/s < 2 ms',
         `${f(at1000.added.p99)} ms`,
         '2 ms',
         at1000.added.p99 < 2,
-        `throughput ${f(at1000.throughput, 0)} req/s`,
+        `throughput ${f(at1000.throughput, 0)} req/s${floorAt1000 ? `; floor ${f(floorAt1000.added.p99)} ms` : ''}`,
       );
     const mg = load.targets.modelgate.saturation?.throughput;
     const pk = load.targets.portkey?.saturation?.throughput;
@@ -257,6 +258,15 @@ function ledgerTable(l) {
   return rows.join('\n');
 }
 
+/** The worst p99 send lateness of the fixed-rate generator over all targets and rates. */
+function maxLateness(load) {
+  let worst = null;
+  for (const t of Object.values(load.targets))
+    for (const r of Object.values(t.rates))
+      if (r.sendLateness?.p99 != null) worst = Math.max(worst ?? 0, r.sendLateness.p99);
+  return worst;
+}
+
 /** Rewrites the generated part of BENCHMARKS.md (between the results markers) from this run. */
 export function writeSummary(report) {
   const file = path.join(repoDir, 'BENCHMARKS.md');
@@ -290,7 +300,7 @@ export function writeSummary(report) {
     sections.push(
       '### 2. Load (latency added vs direct at the same rate, ms)',
       ok(load)
-        ? `${load.durationS} s per rate after ${load.warmupS} s warm-up. ![added latency vs rate](bench/results/latency-vs-rate.svg)\n\n${loadTable(load)}`
+        ? `${load.durationS} s per rate after ${load.warmupS} s warm-up. Fixed rates: evenly spaced arrivals, an open loop (workers/paced-client.mjs; the generator's own send lateness p99 ${f(maxLateness(load))} ms at worst, the same for every target); max: autocannon, ${load.saturationConnections} connections. ![added latency vs rate](bench/results/latency-vs-rate.svg)\n\n${loadTable(load)}`
         : failed('load', load),
     );
   if (streams)

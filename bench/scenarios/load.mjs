@@ -1,5 +1,6 @@
-// Scenario 2 — load: autocannon (its own process) at fixed request rates, then flat out, against
-// each target in turn; added latency is each percentile minus the same percentile sent direct.
+// Scenario 2 — load: evenly spaced arrivals at fixed request rates (workers/paced-client.mjs),
+// then flat out with autocannon (64 connections), each generator in its own process, against each
+// target in turn; added latency is each percentile minus the same percentile sent direct.
 import path from 'node:path';
 import { shuffled } from '../lib/measure.mjs';
 import { rssOf, runWorker, sampleRss, stop } from '../lib/processes.mjs';
@@ -13,16 +14,6 @@ import {
 } from '../lib/targets.mjs';
 
 export const SIM_LOAD = { latencyMs: 5, ttftMs: 5, tokensPerSecond: 0, outputTokens: 16 };
-
-/**
- * autocannon holds each connection to its per-second share of the rate and sends back to back
- * until it is used, so a second is a burst, then a pause. Enough connections that the burst
- * spans most of the second (one request ≈ the simulator's latency + a few ms) keep it near steady.
- */
-export function connectionsFor(rate) {
-  const perConnection = 1000 / (SIM_LOAD.latencyMs + 3);
-  return Math.max(1, Math.ceil((rate / perConnection) * 1.25));
-}
 
 export async function run(ctx) {
   const rates = ctx.quick ? [500] : [200, 500, 1000, 2000];
@@ -43,19 +34,22 @@ export async function run(ctx) {
       try {
         const rssBefore = target.pid ? rssOf(target.pid) : null;
         const rss = target.pid ? sampleRss(target.pid) : null;
-        const connections = rate ? connectionsFor(rate) : saturationConnections;
-        const job = {
-          url: target.url,
-          headers: target.headers,
-          body,
-          connections,
-          rate,
-          durationS,
-          warmupS,
-        };
+        // A fixed rate is an open loop with evenly spaced arrivals; saturation is a closed loop
+        // (each connection sends its next request when the last is answered).
+        const job = rate
+          ? { url: target.url, headers: target.headers, body, rate, durationS, warmupS }
+          : {
+              url: target.url,
+              headers: target.headers,
+              body,
+              connections: saturationConnections,
+              durationS,
+              warmupS,
+            };
+        const worker = rate ? 'workers/paced-client.mjs' : 'workers/load-client.mjs';
         const out = await runWorker({
           name: `load ${name} @${rate ?? 'max'}`,
-          args: [path.join(benchDir, 'workers/load-client.mjs'), JSON.stringify(job)],
+          args: [path.join(benchDir, worker), JSON.stringify(job)],
           cpu: ctx.cpus.other,
           timeoutMs: (durationS + warmupS + 30) * 1000,
         });

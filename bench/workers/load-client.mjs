@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The load generator, always in its own process: autocannon against one URL at a fixed overall
-// rate (or flat out), recording every response's own latency (autocannon's histogram keeps whole
-// milliseconds; sub-millisecond overheads need the float it reports per response).
+// The saturation load generator, always in its own process: autocannon against one URL flat out
+// (or at an overall rate, which autocannon spends as a burst at the start of every second — the
+// fixed rates use workers/paced-client.mjs instead), recording every response's own latency
+// (autocannon's histogram keeps whole milliseconds; sub-millisecond overheads need the float it
+// reports per response).
 //   node bench/workers/load-client.mjs '{"url":"…","headers":{…},"body":"…","connections":8,"rate":500,"durationS":10}'
 import autocannon from 'autocannon';
 import { summarize } from '../lib/stats.mjs';

@@ -54,6 +54,31 @@ describe('GroupCommit', () => {
     expect(await late).toBe(3);
   });
 
+  it('writes a full batch at once instead of waiting out the gather delay', async () => {
+    const batches: number[][] = [];
+    const q = new GroupCommit<number, number>(
+      async (items) => {
+        batches.push(items);
+        return items;
+      },
+      1,
+      4,
+      60_000,
+    );
+    // Ten items: two full batches go without the minute's gather, the last two wait for it.
+    const all = Array.from({ length: 10 }, (_, i) => q.submit(i));
+    await Promise.all(all.slice(0, 8));
+    expect(batches).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+    ]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(batches).toHaveLength(2);
+    await q.drain();
+    expect(await Promise.all(all)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(batches[2]).toEqual([8, 9]);
+  });
+
   it('rejects every item of a failed batch and keeps serving', async () => {
     let fail = true;
     const q = new GroupCommit<number, number>(async (items) => {

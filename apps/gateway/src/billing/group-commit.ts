@@ -53,6 +53,13 @@ export class GroupCommit<I, O> {
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
+      // A full batch gains nothing by gathering longer: waiting would only cap the write rate at
+      // maxBatch per gather delay, and the queue would grow without bound above it.
+      if (this.queue.length >= this.maxBatch && this.cancelGather()) {
+        setImmediate(() => this.startBatches());
+        this.scheduled = true;
+        return;
+      }
       this.pump();
     });
   }
@@ -88,7 +95,7 @@ export class GroupCommit<I, O> {
   private pump(): void {
     if (this.scheduled || this.running >= this.maxInFlight || this.queue.length === 0) return;
     this.scheduled = true;
-    if (this.gatherMs > 0 && !this.urgent) {
+    if (this.gatherMs > 0 && !this.urgent && this.queue.length < this.maxBatch) {
       this.timer = setTimeout(() => {
         this.timer = null;
         this.startBatches();

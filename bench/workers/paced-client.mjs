@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// The fixed-rate load generator, in its own process: an open loop that sends request i at
+// start + i / rate whatever the answers do, over a pool of keep-alive connections. Unlike
+// autocannon's `overallRate` (each connection spends its per-second share back to back, then
+// waits: a burst of `connections` concurrent requests every second), the arrivals are evenly
+// spaced, so the latency at a rate is the latency at that rate, not at the burst's concurrency.
+// A request's latency runs from the moment it is handed to the pool: when the target falls
+// behind, requests wait in the pool's queue and that wait counts (no coordinated omission), while
+// the generator's own timer lateness (Node timers tick in whole milliseconds) does not; it is
+// reported apart as `sendLateness`, the same for every target.
+//   node bench/workers/paced-client.mjs '{"url":"…","headers":{…},"body":"…","rate":1000,"durationS":10,"warmupS":2}'
+import { Pool } from 'undici';
+import { summarize } from '../lib/stats.mjs';
+
+const job = JSON.parse(process.argv[2]);
+const url = new URL(job.url);
+// Enough connections for the rate at a few times the expected latency; beyond that the pool
+// queues, and the queueing counts (latency is measured from the due time).
+const connections = job.connections ?? Math.max(8, Math.ceil(job.rate / 50));
+const pool = new Pool(url.origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+const intervalMs = 1000 / job.rate;
+const total = Math.round(job.rate * (job.warmupS + job.durationS));
+const warmupCount = Math.round(job.rate * job.warmupS);
+const measured = total - warmupCount;
+const latencies = new Float64Array(measured);
+let recorded = 0;
+let ok = 0;
+let non2xx = 0;
+let errors = 0;
+const statuses = {};
+const late = new Float64Array(measured);
+
+function send(index, dueAt) {
+  const measure = index >= warmupCount;
+  const sentAt = performance.now();
+  if (measure) late[index - warmupCount] = sentAt - dueAt;
+  return pool
+    .request({
+      path: url.pathname + url.search,
+      method: job.method ?? 'POST',
+      headers: job.headers,
+      body: job.body,
+    })
+    .then(async (response) => {
+      await response.body.dump();
+      if (!measure) return;
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        ok++;
+        latencies[recorded++] = performance.now() - sentAt;
+      } else {
+        non2xx++;
+        statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
+      }
+    })
+    .catch(() => {
+      if (measure) errors++;
+    });
+}
+
+const inFlight = new Set();
+const start = performance.now() + 20;
+let next = 0;
+let measuredFrom = 0;
+await new Promise((resolve) => {
+  const tick = () => {
+    const now = performance.now();
+    // Everything that is due goes now; a timer that fires late sends a small catch-up batch.
+    while (next < total && start + next * intervalMs <= now) {
+      const dueAt = start + next * intervalMs;
+      if (next === warmupCount) measuredFrom = dueAt;
+      const pending = send(next, dueAt);
+      inFlight.add(pending);
+      pending.finally(() => inFlight.delete(pending));
+      next++;
+    }
+    if (next >= total) return resolve();
+    setTimeout(tick, Math.max(0, start + next * intervalMs - performance.now()));
+  };
+  setTimeout(tick, 20);
+});
+const sentUntil = start + total * intervalMs;
+await Promise.all(inFlight);
+await pool.close();
+const windowS = (sentUntil - measuredFrom) / 1000;
+console.log(
+  JSON.stringify({
+    rate: job.rate,
+    connections,
+    durationS: windowS,
+    ok,
+    non2xx,
+    statuses,
+    throughput: ok / windowS,
+    errors,
+    timeouts: 0,
+    latency: summarize(latencies.subarray(0, recorded)),
+    // How late the generator itself sent (timer granularity): the same for every target.
+    sendLateness: summarize(late),
+  }),
+);
