@@ -50,7 +50,13 @@ export function evaluate(report) {
         `${f(at1000.added.p99)} ms`,
         '2 ms',
         at1000.added.p99 < 2,
-        `throughput ${f(at1000.throughput, 0)} req/s${floorAt1000 ? `; floor ${f(floorAt1000.added.p99)} ms` : ''}`,
+        [
+          `throughput ${f(at1000.throughput, 0)} req/s`,
+          floorAt1000 && `floor ${f(floorAt1000.added.p99)} ms`,
+          at1000.ownTime && `own time p99 ${f(at1000.ownTime.p99)} ms`,
+        ]
+          .filter(Boolean)
+          .join('; '),
       );
     const mg = load.targets.modelgate.saturation?.throughput;
     const pk = load.targets.portkey?.saturation?.throughput;
@@ -171,21 +177,21 @@ function overheadTable(o) {
 
 function loadTable(l) {
   const rows = [
-    '| target | rate (req/s) | achieved | added p50 | added p99 | added p99.9 | errors | peak RSS |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | rate (req/s) | achieved | added p50 | added p99 | added p99.9 | own time p50 / p99 | errors | peak RSS |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const [name, t] of ordered(l.targets)) {
     for (const rate of l.rates) {
       const r = t.rates[rate];
       if (!r) continue;
       rows.push(
-        `| ${name} | ${rate} | ${f(r.throughput, 0)} | ${f(r.added.p50)} | ${f(r.added.p99)} | ${f(r.added.p999)} | ${r.errors + r.non2xx + r.timeouts} | ${r.rss ? `${f(r.rss.peak / MB, 0)} MB` : '–'} |`,
+        `| ${name} | ${rate} | ${f(r.throughput, 0)} | ${f(r.added.p50)} | ${f(r.added.p99)} | ${f(r.added.p999)} | ${r.ownTime ? `${f(r.ownTime.p50)} / ${f(r.ownTime.p99)}` : '–'} | ${r.errors + r.non2xx + r.timeouts} | ${r.rss ? `${f(r.rss.peak / MB, 0)} MB` : '–'} |`,
       );
     }
     const s = t.saturation;
     if (s)
       rows.push(
-        `| ${name} | **max** (${l.saturationConnections} conns) | **${f(s.throughput, 0)}** | p50 ${f(s.latency.p50)} | p99 ${f(s.latency.p99)} | p99.9 ${f(s.latency.p999)} | ${s.errors + s.non2xx + s.timeouts} | ${s.rss ? `${f(s.rss.peak / MB, 0)} MB` : '–'} |`,
+        `| ${name} | **max** (${l.saturationConnections} conns) | **${f(s.throughput, 0)}** | p50 ${f(s.latency.p50)} | p99 ${f(s.latency.p99)} | p99.9 ${f(s.latency.p999)} | – | ${s.errors + s.non2xx + s.timeouts} | ${s.rss ? `${f(s.rss.peak / MB, 0)} MB` : '–'} |`,
       );
   }
   return rows.join('\n');
