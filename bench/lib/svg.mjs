@@ -1,4 +1,5 @@
-// Two tiny SVG charts (no plotting dependency): lines over a log-scaled x axis, and horizontal bars.
+// Two tiny SVG charts (no plotting dependency): lines over a log-scaled x axis (and optionally y),
+// and horizontal bars.
 
 const esc = (s) =>
   String(s).replace(
@@ -21,29 +22,38 @@ function niceMax(value) {
 }
 
 /**
- * @param {{ title: string, xLabel: string, yLabel: string,
+ * `logY`: a log-scaled y axis from `yFloor` up (values at or below it are drawn on it), so that one
+ * series hundreds of times above the others does not flatten them.
+ * @param {{ title: string, xLabel: string, yLabel: string, logY?: boolean, yFloor?: number,
  *   series: { name: string, color: string, dashed?: boolean, points: [number, number][] }[] }} chart
  */
-export function lineChart({ title, xLabel, yLabel, series }) {
+export function lineChart({ title, xLabel, yLabel, series, logY = false, yFloor = 0.1 }) {
   const width = 720;
   const height = 420;
   const m = { left: 70, right: 190, top: 40, bottom: 55 };
   const xs = [...new Set(series.flatMap((s) => s.points.map(([x]) => x)))].sort((a, b) => a - b);
   const ys = series.flatMap((s) => s.points.map(([, y]) => y)).filter(Number.isFinite);
-  const yMin = Math.min(0, ...ys);
-  const yMax = niceMax(Math.max(...ys, 0.1));
+  const yMin = logY ? yFloor : Math.min(0, ...ys);
+  const yMax = logY
+    ? 10 ** Math.ceil(Math.log10(Math.max(...ys, yFloor * 10)))
+    : niceMax(Math.max(...ys, 0.1));
+  const ly = (y) => (logY ? Math.log10(Math.max(y, yFloor)) : y);
   const lx = (x) => Math.log10(x);
   const [x0, x1] = [lx(xs[0] ?? 1), lx(xs[xs.length - 1] ?? 10)];
   const px = (x) => m.left + ((lx(x) - x0) / (x1 - x0 || 1)) * (width - m.left - m.right);
   const py = (y) =>
-    height - m.bottom - ((y - yMin) / (yMax - yMin || 1)) * (height - m.top - m.bottom);
+    height -
+    m.bottom -
+    ((ly(y) - ly(yMin)) / (ly(yMax) - ly(yMin) || 1)) * (height - m.top - m.bottom);
+  const yTicks = logY
+    ? Array.from({ length: Math.round(Math.log10(yMax / yMin)) + 1 }, (_, i) => yMin * 10 ** i)
+    : Array.from({ length: 6 }, (_, i) => yMin + ((yMax - yMin) * i) / 5);
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="${width / 2 - m.right / 2}" y="22" text-anchor="middle" font-size="15" font-weight="600">${esc(title)}</text>`,
   ];
-  for (let i = 0; i <= 5; i++) {
-    const y = yMin + ((yMax - yMin) * i) / 5;
+  for (const y of yTicks) {
     out.push(
       `<line x1="${m.left}" x2="${width - m.right}" y1="${py(y)}" y2="${py(y)}" stroke="#e5e5e5"/>`,
       `<text x="${m.left - 8}" y="${py(y) + 4}" text-anchor="end">${+y.toFixed(2)}</text>`,
@@ -56,7 +66,7 @@ export function lineChart({ title, xLabel, yLabel, series }) {
     );
   }
   out.push(
-    `<line x1="${m.left}" x2="${width - m.right}" y1="${py(0)}" y2="${py(0)}" stroke="#999"/>`,
+    `<line x1="${m.left}" x2="${width - m.right}" y1="${py(logY ? yMin : 0)}" y2="${py(logY ? yMin : 0)}" stroke="#999"/>`,
     `<text x="${(m.left + width - m.right) / 2}" y="${height - 14}" text-anchor="middle">${esc(xLabel)}</text>`,
     `<text transform="translate(18 ${(m.top + height - m.bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(yLabel)}</text>`,
   );
@@ -74,10 +84,10 @@ export function lineChart({ title, xLabel, yLabel, series }) {
           `<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${s.color}"/>`,
         );
     }
-    const ly = m.top + 10 + i * 20;
+    const legendY = m.top + 10 + i * 20;
     out.push(
-      `<line x1="${width - m.right + 15}" x2="${width - m.right + 45}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
-      `<text x="${width - m.right + 52}" y="${ly + 4}">${esc(s.name)}</text>`,
+      `<line x1="${width - m.right + 15}" x2="${width - m.right + 45}" y1="${legendY}" y2="${legendY}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+      `<text x="${width - m.right + 52}" y="${legendY + 4}">${esc(s.name)}</text>`,
     );
   });
   out.push('</svg>');
