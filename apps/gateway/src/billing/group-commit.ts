@@ -54,12 +54,9 @@ export class GroupCommit<I, O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       // A full batch gains nothing by gathering longer: waiting would only cap the write rate at
-      // maxBatch per gather delay, and the queue would grow without bound above it.
-      if (this.queue.length >= this.maxBatch && this.cancelGather()) {
-        setImmediate(() => this.startBatches());
-        this.scheduled = true;
-        return;
-      }
+      // maxBatch per gather delay, and the queue would grow without bound above it (pump then
+      // starts it at the end of this turn).
+      if (this.queue.length >= this.maxBatch) this.cancelGather();
       this.pump();
     });
   }
