@@ -90,6 +90,87 @@ describe('key cache', () => {
   });
 });
 
+describe('key cache refresh-ahead', () => {
+  // A stand-in for the query builder whose lookups can be held, and a clock the test moves.
+  function setup() {
+    const record = {
+      id: 1,
+      key_hash: hashApiKey('sk-x'),
+      key_prefix: 'sk-x',
+      name: 'n',
+      role: 'user',
+      quota: 1,
+      used: 0,
+      models: null,
+      rpm: null,
+      tpm: null,
+      expires_at: null,
+      revoked_at: null as number | null,
+      created_at: 0,
+    };
+    const state = { queries: 0, now: 0, hold: null as Promise<void> | null };
+    const chain = {
+      selectAll: () => chain,
+      where: () => chain,
+      executeTakeFirst: async () => {
+        state.queries++;
+        const snapshot = { ...record };
+        if (state.hold) await state.hold;
+        return snapshot;
+      },
+    };
+    const db = { selectFrom: () => chain } as never;
+    const keys = createKeyService(db, { cacheTtlMs: 5_000, now: () => state.now });
+    return { record, state, keys };
+  }
+  const settle = () => new Promise((r) => setImmediate(r));
+
+  it('re-reads a key in use in the background, so its requests never wait on the database', async () => {
+    const { record, state, keys } = setup();
+    await keys.authenticate('sk-x');
+    expect(state.queries).toBe(1);
+    // Another instance revokes the key; until the TTL this instance may still accept it.
+    record.revoked_at = 1;
+    state.now = 3_000;
+    await keys.authenticate('sk-x');
+    expect(state.queries).toBe(1); // young entry: no re-read
+    state.now = 4_500;
+    await keys.authenticate('sk-x'); // served from the cache, re-read behind it
+    await settle();
+    expect(state.queries).toBe(2);
+    // Past the first read's TTL: answered from the re-read entry, without a lookup of its own.
+    state.now = 5_500;
+    await expect(keys.authenticate('sk-x')).rejects.toMatchObject({ code: 'revoked_api_key' });
+    expect(state.queries).toBe(2);
+  });
+
+  it('does not bring back a record that a change made here dropped while the re-read ran', async () => {
+    const { state, keys } = setup();
+    await keys.authenticate('sk-x');
+    let release!: () => void;
+    state.hold = new Promise((r) => {
+      release = r;
+    });
+    state.now = 4_500;
+    await keys.authenticate('sk-x'); // starts the re-read, which now waits
+    keys.invalidate(1); // e.g. an update in this process
+    release();
+    state.hold = null;
+    await settle();
+    expect(state.queries).toBe(2);
+    await keys.authenticate('sk-x');
+    expect(state.queries).toBe(3); // the held re-read was not installed: a fresh lookup
+  });
+
+  it('lets an entry nobody used near its end expire as before', async () => {
+    const { state, keys } = setup();
+    await keys.authenticate('sk-x');
+    state.now = 5_000;
+    await keys.authenticate('sk-x');
+    expect(state.queries).toBe(2);
+  });
+});
+
 describe('metrics', () => {
   it('renders counters, gauges and cumulative histograms in Prometheus text format', () => {
     const m = createMetrics();

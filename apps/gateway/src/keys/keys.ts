@@ -1,7 +1,9 @@
 /**
  * API keys: creation, the cached lookup on the hot path, revocation and the bootstrap admin key.
  * A request authenticates from an in-process LRU (5 s TTL) and touches the database only on a miss;
- * any change made through this service drops the affected cache entries at once.
+ * any change made through this service drops the affected cache entries at once. A key in use is
+ * re-read in the background during the last fifth of its entry's life, so its requests never wait
+ * on the database once it is cached, and what they see is still never older than the TTL.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DatabaseKind } from '../db/database.js';
@@ -102,8 +104,17 @@ const nowSeconds = (now: () => number) => Math.floor(now() / 1000);
 /** Longest secret used as its own cache key (issued keys are 51 characters). */
 const MAX_SECRET_CACHE_KEY = 128;
 
-/** A cached lookup: the record (null: no such key) and, for a usable record, what routes see. */
-type CacheEntry = { hash: string; record: KeyRecord | null; auth: AuthKey | null };
+/**
+ * A cached lookup: the record (null: no such key) and, for a usable record, what routes see;
+ * when it was read, and whether a background re-read is under way.
+ */
+type CacheEntry = {
+  hash: string;
+  record: KeyRecord | null;
+  auth: AuthKey | null;
+  loadedAt: number;
+  refreshing: boolean;
+};
 
 function authKeyOf(r: KeyRecord): AuthKey {
   return Object.freeze({
@@ -125,11 +136,9 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
   // each cached as "no such key") cannot make 10,000 entries cost more than short strings.
   const cacheKeyOf = (secret: string) =>
     secret.length <= MAX_SECRET_CACHE_KEY ? secret : hashApiKey(secret);
-  const cache = new TtlLru<string, CacheEntry>(
-    options.cacheSize ?? 10_000,
-    options.cacheTtlMs ?? 5_000,
-    now,
-  );
+  const cacheTtlMs = options.cacheTtlMs ?? 5_000;
+  const cache = new TtlLru<string, CacheEntry>(options.cacheSize ?? 10_000, cacheTtlMs, now);
+  const refreshAfterMs = cacheTtlMs * 0.8;
 
   const load = async (hash: string): Promise<KeyRecord | null> => {
     const row = await db
@@ -141,6 +150,33 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
     // data-dependent timing should the lookup ever change (e.g. to a prefix index).
     if (!row || !digestsEqual(row.key_hash, hash)) return null;
     return rowToRecord(row as Row);
+  };
+
+  const entryOf = (hash: string, record: KeyRecord | null): CacheEntry => ({
+    hash,
+    record,
+    auth: record ? authKeyOf(record) : null,
+    loadedAt: now(),
+    refreshing: false,
+  });
+
+  /**
+   * Re-reads a cached key off the request path. The result replaces the entry only if the cache
+   * still holds that same entry: a change made here meanwhile (revoke, update) dropped it, and a
+   * read that started before the change must not bring the old record back.
+   */
+  const refresh = (cacheKey: string, entry: CacheEntry) => {
+    entry.refreshing = true;
+    load(entry.hash).then(
+      (record) => {
+        if (cache.get(cacheKey) === entry) cache.set(cacheKey, entryOf(entry.hash, record));
+      },
+      () => {
+        // The entry expires at its TTL as usual; the next request then reads on its own path
+        // and meets the database error there.
+        entry.refreshing = false;
+      },
+    );
   };
 
   return {
@@ -172,9 +208,10 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
       let entry = cache.get(cacheKey);
       if (!entry) {
         const hash = hashApiKey(secret);
-        const record = await load(hash);
-        entry = { hash, record, auth: record ? authKeyOf(record) : null };
+        entry = entryOf(hash, await load(hash));
         cache.set(cacheKey, entry);
+      } else if (!entry.refreshing && now() - entry.loadedAt >= refreshAfterMs) {
+        refresh(cacheKey, entry);
       }
       const { record: r, auth } = entry;
       if (!r || !auth) throw unauthorized('Invalid API key.', 'invalid_api_key');

@@ -48,8 +48,9 @@ function checkKeyframe(value: unknown, name: string): void {
     );
 }
 
-function generation(ctx: Ctx, task: Task): Record<string, unknown> {
-  const phase = phaseOf(task);
+/** The generation as it stands at `now` (the creation response shows it as created: queued). */
+function generation(ctx: Ctx, task: Task, now = Date.now()): Record<string, unknown> {
+  const phase = phaseOf(task, now);
   const state =
     phase === 'queued'
       ? 'queued'
@@ -100,7 +101,7 @@ function submit(ctx: Ctx): void {
     video: { duration: Number.parseInt(duration, 10), ...sizeFor(resolution, aspect) },
     extra: { request: body },
   });
-  sendJson(ctx, 201, generation(ctx, task));
+  sendJson(ctx, 201, generation(ctx, task, task.createdAt));
 }
 
 function poll(ctx: Ctx): void {
