@@ -162,6 +162,24 @@ describe('key cache refresh-ahead', () => {
     expect(state.queries).toBe(3); // the held re-read was not installed: a fresh lookup
   });
 
+  it('does not retry a failed re-read from the request path; the entry just expires', async () => {
+    const { state, keys } = setup();
+    await keys.authenticate('sk-x');
+    const down = Promise.reject(new Error('database down'));
+    down.catch(() => {});
+    state.hold = down;
+    state.now = 4_200;
+    for (let i = 0; i < 5; i++) {
+      await keys.authenticate('sk-x'); // still served from the cache
+      await settle(); // let the failed re-read finish before the next hit
+    }
+    expect(state.queries).toBe(2); // one re-read, not one per hit
+    state.hold = null;
+    state.now = 5_000;
+    await keys.authenticate('sk-x'); // expired: read on the request's own path
+    expect(state.queries).toBe(3);
+  });
+
   it('lets an entry nobody used near its end expire as before', async () => {
     const { state, keys } = setup();
     await keys.authenticate('sk-x');

@@ -172,9 +172,9 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
         if (cache.get(cacheKey) === entry) cache.set(cacheKey, entryOf(entry.hash, record));
       },
       () => {
-        // The entry expires at its TTL as usual; the next request then reads on its own path
-        // and meets the database error there.
-        entry.refreshing = false;
+        // No retry from here (with the database down, every hit would start one): the entry
+        // expires at its TTL as usual, and the next request reads on its own path and meets the
+        // database error there.
       },
     );
   };
