@@ -42,91 +42,66 @@ describe('TtlLru', () => {
   });
 });
 
+/** A key service over a stand-in query builder whose lookups are counted and can be held. */
+function standInKeys() {
+  const record = {
+    id: 1,
+    key_hash: hashApiKey('sk-x'),
+    key_prefix: 'sk-x',
+    name: 'n',
+    role: 'user',
+    quota: 1,
+    used: 0,
+    models: null,
+    rpm: null,
+    tpm: null,
+    expires_at: null,
+    revoked_at: null as number | null,
+    created_at: 0,
+  };
+  const state = { queries: 0, now: 0, hold: null as Promise<void> | null };
+  const chain = {
+    selectAll: () => chain,
+    where: () => chain,
+    executeTakeFirst: async () => {
+      state.queries++;
+      const snapshot = { ...record };
+      if (state.hold) await state.hold;
+      return snapshot;
+    },
+  };
+  const db = { selectFrom: () => chain } as never;
+  const keys = createKeyService(db, { cacheTtlMs: 5_000, now: () => state.now });
+  return { record, state, keys };
+}
+
 describe('key cache', () => {
   it('serves a hit without the database and sees changes made in this process at once', async () => {
-    let queries = 0;
-    const record = {
-      id: 1,
-      key_hash: hashApiKey('sk-x'),
-      key_prefix: 'sk-x',
-      name: 'n',
-      role: 'user',
-      quota: 1,
-      used: 0,
-      models: null,
-      rpm: null,
-      tpm: null,
-      expires_at: null,
-      revoked_at: null,
-      created_at: 0,
-    };
-    // A minimal stand-in for the query builder: counts lookups.
-    const chain = {
-      selectAll: () => chain,
-      where: () => chain,
-      executeTakeFirst: async () => {
-        queries++;
-        return record;
-      },
-    };
-    const db = { selectFrom: () => chain } as never;
-    const keys = createKeyService(db);
+    const { state, keys } = standInKeys();
     const first = await keys.authenticate('sk-x');
     const again = await keys.authenticate('sk-x');
-    expect(queries).toBe(1);
+    expect(state.queries).toBe(1);
     // One frozen object per cache entry: routes cannot change what the next request sees.
     expect(again).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     keys.invalidate(1);
     await keys.authenticate('sk-x');
-    expect(queries).toBe(2);
+    expect(state.queries).toBe(2);
     // A secret longer than any issued key is cached under its hash: still one lookup, and a
     // refusal is cached like any other.
     const long = `junk-${'y'.repeat(5_000)}`;
     for (let i = 0; i < 2; i++) {
       await expect(keys.authenticate(long)).rejects.toMatchObject({ code: 'invalid_api_key' });
     }
-    expect(queries).toBe(3);
+    expect(state.queries).toBe(3);
   });
 });
 
 describe('key cache refresh-ahead', () => {
-  // A stand-in for the query builder whose lookups can be held, and a clock the test moves.
-  function setup() {
-    const record = {
-      id: 1,
-      key_hash: hashApiKey('sk-x'),
-      key_prefix: 'sk-x',
-      name: 'n',
-      role: 'user',
-      quota: 1,
-      used: 0,
-      models: null,
-      rpm: null,
-      tpm: null,
-      expires_at: null,
-      revoked_at: null as number | null,
-      created_at: 0,
-    };
-    const state = { queries: 0, now: 0, hold: null as Promise<void> | null };
-    const chain = {
-      selectAll: () => chain,
-      where: () => chain,
-      executeTakeFirst: async () => {
-        state.queries++;
-        const snapshot = { ...record };
-        if (state.hold) await state.hold;
-        return snapshot;
-      },
-    };
-    const db = { selectFrom: () => chain } as never;
-    const keys = createKeyService(db, { cacheTtlMs: 5_000, now: () => state.now });
-    return { record, state, keys };
-  }
   const settle = () => new Promise((r) => setImmediate(r));
 
   it('re-reads a key in use in the background, so its requests never wait on the database', async () => {
-    const { record, state, keys } = setup();
+    const { record, state, keys } = standInKeys();
     await keys.authenticate('sk-x');
     expect(state.queries).toBe(1);
     // Another instance revokes the key; until the TTL this instance may still accept it.
@@ -145,7 +120,7 @@ describe('key cache refresh-ahead', () => {
   });
 
   it('does not bring back a record that a change made here dropped while the re-read ran', async () => {
-    const { state, keys } = setup();
+    const { state, keys } = standInKeys();
     await keys.authenticate('sk-x');
     let release!: () => void;
     state.hold = new Promise((r) => {
@@ -163,7 +138,7 @@ describe('key cache refresh-ahead', () => {
   });
 
   it('does not retry a failed re-read from the request path; the entry just expires', async () => {
-    const { state, keys } = setup();
+    const { state, keys } = standInKeys();
     await keys.authenticate('sk-x');
     const down = Promise.reject(new Error('database down'));
     down.catch(() => {});
@@ -181,7 +156,7 @@ describe('key cache refresh-ahead', () => {
   });
 
   it('lets an entry nobody used near its end expire as before', async () => {
-    const { state, keys } = setup();
+    const { state, keys } = standInKeys();
     await keys.authenticate('sk-x');
     state.now = 5_000;
     await keys.authenticate('sk-x');
