@@ -39,16 +39,14 @@ export async function run(ctx) {
         const rss = target.pid ? sampleRss(target.pid) : null;
         // A fixed rate is an open loop with evenly spaced arrivals; saturation is a closed loop
         // (each connection sends its next request when the last is answered).
-        const job = rate
-          ? { url: target.url, headers: target.headers, body, rate, durationS, warmupS }
-          : {
-              url: target.url,
-              headers: target.headers,
-              body,
-              connections: saturationConnections,
-              durationS,
-              warmupS,
-            };
+        const job = {
+          url: target.url,
+          headers: target.headers,
+          body,
+          durationS,
+          warmupS,
+          ...(rate ? { rate } : { connections: saturationConnections }),
+        };
         const worker = rate ? 'workers/paced-client.mjs' : 'workers/load-client.mjs';
         const out = await runWorker({
           name: `load ${name} @${rate ?? 'max'}`,

@@ -7,7 +7,7 @@
 // A request's latency runs from the moment it is handed to the pool: when the target falls
 // behind, requests wait in the pool's queue and that wait counts (no coordinated omission), while
 // the generator's own timer lateness (Node timers tick in whole milliseconds) does not; it is
-// reported apart as `sendLateness`, the same for every target.
+// reported apart as `sendLateness`.
 //   node bench/workers/paced-client.mjs '{"url":"…","headers":{…},"body":"…","rate":1000,"durationS":10,"warmupS":2}'
 import { Pool } from 'undici';
 import { summarize } from '../lib/stats.mjs';
@@ -25,7 +25,6 @@ const total = Math.round(job.rate * (job.warmupS + job.durationS));
 const warmupCount = Math.round(job.rate * job.warmupS);
 const measured = total - warmupCount;
 const latencies = new Float64Array(measured);
-let recorded = 0;
 let lastAnswerAt = 0;
 let ok = 0;
 let non2xx = 0;
@@ -57,9 +56,8 @@ function send(index, dueAt) {
       await response.body.dump();
       if (!measure) return;
       if (response.statusCode >= 200 && response.statusCode < 300) {
-        ok++;
         lastAnswerAt = performance.now();
-        latencies[recorded++] = lastAnswerAt - sentAt;
+        latencies[ok++] = lastAnswerAt - sentAt;
         const own = response.headers['x-modelgate-overhead-ms'];
         if (typeof own === 'string') ownTimes[ownCount++] = Number(own);
       } else {
@@ -77,14 +75,12 @@ function send(index, dueAt) {
 const inFlight = new Set();
 const start = performance.now() + 20;
 let next = 0;
-let measuredFrom = 0;
 await new Promise((resolve) => {
   const tick = () => {
     const now = performance.now();
     // Everything that is due goes now; a timer that fires late sends a small catch-up batch.
     while (next < total && start + next * intervalMs <= now) {
       const dueAt = start + next * intervalMs;
-      if (next === warmupCount) measuredFrom = dueAt;
       const pending = send(next, dueAt);
       inFlight.add(pending);
       pending.finally(() => inFlight.delete(pending));
@@ -95,6 +91,7 @@ await new Promise((resolve) => {
   };
   setTimeout(tick, 20);
 });
+const measuredFrom = start + warmupCount * intervalMs;
 const sentUntil = start + total * intervalMs;
 await Promise.all(inFlight);
 await pool.close();
@@ -112,8 +109,9 @@ console.log(
     throughput: ok / windowS,
     errors,
     timeouts,
-    latency: summarize(latencies.subarray(0, recorded)),
-    // How late the generator itself sent (timer granularity): the same for every target.
+    latency: summarize(latencies.subarray(0, ok)),
+    // How late the generator itself sent: timer granularity, and its own event loop, which gets
+    // busier when a target falls behind.
     sendLateness: summarize(late),
     ...(ownCount ? { ownTime: summarize(ownTimes.subarray(0, ownCount)) } : {}),
   }),
