@@ -205,15 +205,22 @@ describe('streamChatCompletion', () => {
   });
 
   it('a user signal aborts the stream with its reason', async () => {
+    // Abort once the stream is under way (a fixed sleep raced a slow machine: the abort came
+    // before the request reached the server, which then saw it during the next test).
+    let underWay!: () => void;
+    const streaming = new Promise<void>((resolve) => {
+      underWay = resolve;
+    });
     server.handle(async (_req, res) => {
       sseHead(res);
       await writeAwkwardly(res, sse([{ data: chunk('first') }]));
+      underWay();
     });
     const controller = new AbortController();
     const reason = new Error('stop');
     const stream = streamChatCompletion(client(), body, { signal: controller.signal });
     const pending = stream.text();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await streaming;
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
     await server.requests[0]!.closed;
