@@ -8,7 +8,8 @@
  */
 import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
-import { type Billing, createBilling } from './billing/billing.js';
+import type { Billing } from './billing/billing.js';
+import { startLedger } from './billing/ledger.js';
 import { type CallbackService, createCallbackService } from './callbacks/service.js';
 import type { Config } from './config/config.js';
 import type { DatabaseKind } from './db/database.js';
@@ -115,12 +116,17 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   });
   const lifecycle = new Lifecycle();
   lifecycle.add({ name: 'limiter', stop: () => limiter.close() });
-  const billing = createBilling(deps.db, stdMetrics, {
+  const ledger = await startLedger({
+    db: deps.db,
     kind: deps.dbKind,
+    dataDir: deps.config.dataDir,
     leaseIdleMs: deps.config.leaseIdleMs,
+    metrics: stdMetrics,
+    log: deps.log,
   });
-  // Stops after the features (reverse order): their last settlements are flushed before the db closes.
-  lifecycle.add({ name: 'billing', stop: () => billing.drain() });
+  const { billing } = ledger;
+  // Stops after the features (reverse order): their last settlements are written before the db closes.
+  lifecycle.add({ name: 'billing', stop: () => ledger.stop() });
   const core: CoreServices = {
     ...deps,
     stdMetrics,

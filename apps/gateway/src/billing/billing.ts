@@ -1,36 +1,40 @@
 /**
- * Quota accounting in integer units (1 credit = 1,000,000 units).
+ * Quota accounting in integer units (1 credit = 1,000,000 units). LEDGER.md explains the design.
  *
- * The invariant: a key's `used` never exceeds its `quota`, whatever number of requests and
- * instances run at once. Every increase of `used` is ONE conditional UPDATE (statements.ts), so the
- * database alone enforces it (and its CHECK constraint backs it up).
+ * The invariants:
+ * - a key's `used` never exceeds its `quota`, whatever number of requests and instances run at
+ *   once: every increase of `used` is ONE conditional UPDATE (statements.ts), so the database alone
+ *   enforces it (and its CHECK constraint backs it up);
+ * - `used` = Σ usage rows + Σ holds + open video reservations, after every statement;
+ * - a charge is in this instance's journal before the response that caused it completes, and in
+ *   the database soon after; a crash loses neither it nor a reservation (the holds of a dead
+ *   instance are returned once its journal has been replayed).
  *
  * reserve → answered from this instance's lease on the key when it holds enough; otherwise one
  * statement that reserves (succeeds only if the balance covers the amount) and, while the key is far
  * from its limit (unlimited, or ≥ 64 lease sizes left), leases 32× the amount more for the next
- * requests. Near the limit no lease is granted and every reservation is its own conditional UPDATE
- * (200 concurrent reservations against a quota covering 50 → exactly 50).
- * settle → on a leased key: the reservation returns to the lease, the charge comes out of it, and
- * the usage row is written behind (batched every ~10 ms); once the key has been idle here for
- * `leaseIdleMs` its lease is returned in the same statement that writes its usage rows (at once on
- * `returnIdleLease`, which balance readers call, and on `drain`), so `used` is exact then. On other
- * keys: one statement (lock, capped charge, usage row), batched with the settlements gathered
- * meanwhile. refund → back to the lease, or one UPDATE.
- * With `trx` (video final states) every call is one statement inside the caller's transaction.
- *
- * What a crash costs (see PERFORMANCE.md): reservations and leases stay charged (the user loses at
- * most one lease per key per instance, ≤ 1/64 of the remaining balance); usage rows still queued are
- * lost, as is a charge above the reservation not yet written. Never more than the reservation in the
- * user's favour.
+ * requests; both go into this instance's hold on the key. Near the limit no lease is granted and
+ * every reservation is its own conditional UPDATE (200 concurrent reservations against a quota
+ * covering 50 → exactly 50).
+ * settle → journaled, then written behind in batches: on a leased key the reservation returns to
+ * the lease and the charge moves from the hold to a usage row; on other keys the reservation
+ * leaves the hold and the capped charge is added. An idle lease goes back to the balance after
+ * `leaseIdleMs`. refund → back to the lease, or released from the hold.
+ * With `trx` (video tasks, whose row holds the reservation) every call is one statement inside the
+ * caller's transaction, and no hold is involved.
  */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
 import { GroupCommit, ItemFailure } from './group-commit.js';
+import type { Journal, JournalEntry } from './journal.js';
 import {
-  recordLeased,
   refundOne,
+  releaseHolds,
   reserveOne,
   reserveWithLease,
   type SettleItem,
@@ -38,6 +42,7 @@ import {
   settleOne,
   type UsageMeta,
 } from './statements.js';
+import { isTransientDbError } from './transient.js';
 
 export type { UsageMeta } from './statements.js';
 
@@ -60,7 +65,8 @@ export interface Billing {
    */
   reserve(keyId: number, units: number, trx?: Transaction<DB>): Promise<boolean>;
   /**
-   * Replace a reservation by the actual cost and record usage.
+   * Replace a reservation by the actual cost and record usage. Without `trx` the charge is in the
+   * journal when this returns its promise (synchronously), and in the database when it resolves.
    * @example await billing.settle(key.id, 2_000, 1_234, undefined, { kind: 'text', model, inputTokens: 10, outputTokens: 20, requestId });
    */
   settle(
@@ -78,11 +84,17 @@ export interface Billing {
     meta?: UsageMeta,
   ): Promise<void>;
   /**
-   * Gives this instance's lease on a key back to its balance now, if nobody here holds a
-   * reservation on it, so that a read of `used` right after is exact. Balance readers call it.
+   * Writes this instance's queued settlements now and gives its lease on the key back if nobody
+   * here holds a reservation on it, so that a read of `used` right after is exact. Balance
+   * readers call it.
    * @example await billing.returnIdleLease(key.id); const record = await keys.get(key.id);
    */
   returnIdleLease(keyId: number): Promise<void>;
+  /**
+   * The database no longer counts this instance's holds (another instance took them back after
+   * missing heartbeats): drop the leases they backed.
+   */
+  forgetLeases(): void;
 }
 
 function assertUnits(name: string, v: number): void {
@@ -94,18 +106,16 @@ export interface BillingOptions {
   /** 'pglite' has one connection: one batch in flight per kind. Default 'postgres'. */
   kind?: DatabaseKind;
   /**
-   * How long settlements without `trx` gather before they are written (write-behind; default 10 ms).
-   * The reservation already holds the money, so the delay costs the client nothing; a crash in
-   * this window loses the usage rows and leaves the reservations charged.
+   * How long settlements of keys without a lease (and refunds) gather before they are written
+   * (default 10 ms). The reservation already holds the money and the journal the charge, so the
+   * delay costs the client nothing.
    */
   settleGatherMs?: number;
   /**
    * How long the usage rows of leased keys (and lease returns) gather before they are written
-   * (default 50 ms). Their units already came out of the lease, so no money waits on them; a crash
-   * in this window loses those rows while the balance keeps the whole lease charged. Longer than
-   * `settleGatherMs` because each write has a fixed cost (≈ 0.5 ms on PGlite): at 600 sequential
-   * requests/s, 50 ms makes ≈ 30 rows per statement instead of ≈ 6, and PGlite's CPU per request
-   * ≈ 310 → 140 µs (PERFORMANCE.md round 4).
+   * (default 50 ms). Longer than `settleGatherMs` because each write has a fixed cost (≈ 0.5 ms on
+   * PGlite): at 600 sequential requests/s, 50 ms makes ≈ 30 rows per statement instead of ≈ 6,
+   * and PGlite's CPU per request ≈ 310 → 140 µs (PERFORMANCE.md round 4).
    */
   usageGatherMs?: number;
   /**
@@ -116,18 +126,26 @@ export interface BillingOptions {
    * endpoint returns the lease first ({@link Billing.returnIdleLease}), so it reads exact.
    */
   leaseIdleMs?: number;
+  /** The instance id the holds are recorded under (LEDGER.md). Default: a random id. */
+  owner?: string;
+  /** Where charges wait for the database; without one a crash loses those not yet written. */
+  journal?: Journal;
+  log?: Logger;
 }
 
 /** Lease size, in multiples of the reservation that needed it. */
 const LEASE_CHUNK_FACTOR = 32;
 /** A lease is granted only while at least this many lease sizes of balance would remain. */
 const LEASE_HEADROOM = 64;
+/** A write that fails for a reason other than an unreachable database is tried this often. */
+const MAX_PERMANENT_ATTEMPTS = 5;
+const MAX_RETRY_DELAY_MS = 2_000;
 
 /**
- * This instance's lease on one key. `available` units are counted in the key's `used` but held by
- * no request; `holders` counts the reservations made here and not yet settled. While `leased`, the
- * key's `used` is over-stated by `available` (never under-stated); it is exact again once the key
- * is idle here and the lease has been returned.
+ * This instance's lease on one key. `available` units are in the key's `used` (and in this
+ * instance's hold) but held by no request; `holders` counts the reservations made here and not yet
+ * settled. While `leased`, the key's `used` is over-stated by `available` (never under-stated); it
+ * is exact again once the key is idle here and the lease has been returned.
  */
 interface KeyLease {
   available: number;
@@ -140,9 +158,11 @@ interface KeyLease {
   idleTimer: ReturnType<typeof setTimeout> | null;
 }
 
-type LeasedWork =
-  | { keyId: number; units: number; meta: UsageMeta }
-  | { keyId: number; release: true };
+/** What the write-behind queues write: a settlement, a refund, or an idle lease's return. */
+type Work =
+  | { settle: SettleItem }
+  | { release: number; keyId: number }
+  | { returnLease: true; keyId: number };
 
 export function createBilling(
   db: Kysely<DB>,
@@ -150,6 +170,8 @@ export function createBilling(
   options: BillingOptions = {},
 ): Billing & { drain(): Promise<void> } {
   const inFlight = options.kind === 'pglite' ? 1 : 4;
+  const owner = options.owner ?? `gw-${randomBytes(6).toString('hex')}`;
+  const { journal, log } = options;
 
   const leases = new Map<number, KeyLease>();
   const leaseOf = (keyId: number) => {
@@ -187,7 +209,8 @@ export function createBilling(
       await lease.refill.catch(() => {});
       if (lease.available >= units) return take(lease, units);
     }
-    const refill = reserveWithLease(db, keyId, units, units * LEASE_CHUNK_FACTOR, LEASE_HEADROOM);
+    const chunk = units * LEASE_CHUNK_FACTOR;
+    const refill = reserveWithLease(db, keyId, units, chunk, LEASE_HEADROOM, owner);
     lease.refill = refill;
     let granted: number | null;
     try {
@@ -205,7 +228,7 @@ export function createBilling(
       return true;
     }
     // Refused: what the lease still holds may cover the part the balance cannot.
-    if (lease.available > 0 && (await reserveOne(db, keyId, units - lease.available))) {
+    if (lease.available > 0 && (await reserveOne(db, keyId, units - lease.available, owner))) {
       lease.available = 0;
       lease.holders++;
       return true;
@@ -213,66 +236,107 @@ export function createBilling(
     return false;
   };
 
-  // Usage rows of leased keys, and the return of idle leases: written behind, every few ms.
-  const leasedQueue = new GroupCommit<LeasedWork, void>(
-    async (items) => {
-      const releases = new Map<number, number>();
-      const rows: Array<{ keyId: number; units: number; meta: UsageMeta }> = [];
-      for (const item of items) {
-        if (!('release' in item)) {
-          rows.push(item);
-          continue;
-        }
-        const lease = leases.get(item.keyId);
-        if (!lease?.leased || lease.holders > 0 || releases.has(item.keyId)) continue;
-        releases.set(item.keyId, lease.available);
-        lease.available = 0;
-        lease.leased = false;
+  /** Settlements in one statement where they fit, the rest one by one (each fails alone). */
+  const writeSettlements = async (items: SettleItem[]): Promise<Array<number | ItemFailure>> => {
+    const one = (item: SettleItem) =>
+      settleOne(db, item, owner).catch((err: unknown) => new ItemFailure(err));
+    if (items.length <= 1) return Promise.all(items.map(one));
+    let settled = new Set<number>();
+    try {
+      settled = await settleBatch(db, items, owner);
+    } catch {
+      // nothing was applied; settle one by one
+    }
+    const results: Array<number | ItemFailure> = [];
+    for (const item of items) results.push(settled.has(item.keyId) ? item.actual : await one(item));
+    return results;
+  };
+
+  /** Takes an idle lease out of memory for its return; undefined when it is no longer idle. */
+  const detachIdleLease = (keyId: number): number | undefined => {
+    const lease = leases.get(keyId);
+    if (!lease?.leased || lease.holders > 0) return undefined;
+    const units = lease.available;
+    lease.available = 0;
+    lease.leased = false;
+    return units;
+  };
+
+  const runBatch = async (items: Work[]): Promise<Array<number | ItemFailure>> => {
+    const releases = new Map<number, number>();
+    const returned = new Map<number, number>();
+    const settles: SettleItem[] = [];
+    for (const work of items) {
+      if ('settle' in work) settles.push(work.settle);
+      else if ('release' in work)
+        releases.set(work.keyId, (releases.get(work.keyId) ?? 0) + work.release);
+      else if (!returned.has(work.keyId)) {
+        const units = detachIdleLease(work.keyId);
+        if (units !== undefined) returned.set(work.keyId, units);
       }
-      // A release that could not be written: the lease is still held (returned with later rows).
-      const keep = (keyId: number, units: number) => {
+    }
+    for (const [keyId, units] of returned) releases.set(keyId, (releases.get(keyId) ?? 0) + units);
+    const settled = await writeSettlements(settles);
+    let releaseFailure: ItemFailure | undefined;
+    try {
+      await releaseHolds(db, owner, releases);
+    } catch (err) {
+      releaseFailure = new ItemFailure(err);
+      // Not written: the leases are still held here (returned with a later batch).
+      for (const [keyId, units] of returned) {
         const lease = leaseOf(keyId);
         lease.available += units;
         lease.leased = true;
-      };
-      try {
-        await recordLeased(db, releases, rows);
-        return items.map(() => undefined);
-      } catch (err) {
-        if (items.length === 1) {
-          for (const [keyId, units] of releases) keep(keyId, units);
-          throw err;
-        }
       }
-      // Nothing was written. One by one, so a failing row (e.g. a deleted key) fails alone;
-      // releases first, so a reader who sees a row sees its balance.
-      for (const [keyId, units] of releases) {
-        await recordLeased(db, new Map([[keyId, units]]), []).catch(() => keep(keyId, units));
-      }
-      const results: Array<undefined | ItemFailure> = [];
-      for (const item of items) {
-        if ('release' in item) results.push(undefined);
-        else {
-          results.push(
-            await recordLeased(db, new Map(), [item]).then(
-              () => undefined,
-              (err: unknown) => new ItemFailure(err),
-            ),
-          );
-        }
-      }
-      return results;
-    },
-    1,
-    1024,
-    options.usageGatherMs ?? 50,
+    }
+    let next = 0;
+    return items.map((work) => {
+      if ('settle' in work) return settled[next++]!;
+      return 'release' in work && releaseFailure ? releaseFailure : 0;
+    });
+  };
+
+  const leasedQueue = new GroupCommit<Work, number>(runBatch, 1, 1024, options.usageGatherMs ?? 50);
+  const settleQueue = new GroupCommit<Work, number>(
+    runBatch,
+    inFlight,
+    512,
+    options.settleGatherMs ?? 10,
   );
 
-  /** Queues the return of an idle lease (the queue checks it is still idle when it writes). */
+  /**
+   * Writes one piece of work, retrying while the database is unreachable (a restart, a failover):
+   * the journal entry is done only once the database has it. A write that keeps failing for
+   * another reason stays in the journal, for the next start to replay.
+   */
+  const persist = async (
+    queue: GroupCommit<Work, number>,
+    work: Work,
+    entry?: JournalEntry,
+  ): Promise<number> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await queue.submit(work);
+        entry?.done();
+        return result;
+      } catch (err) {
+        if (!isTransientDbError(err) && attempt >= MAX_PERMANENT_ATTEMPTS) throw err;
+        if (attempt === 1) log?.warn('billing write failed; retrying', { err, owner });
+        await sleep(Math.min(MAX_RETRY_DELAY_MS, 25 * 2 ** attempt));
+      }
+    }
+  };
+
+  /** Queues the return of an idle lease (the batch checks it is still idle when it writes). */
   const returnLease = (keyId: number, lease: KeyLease, now = false): Promise<void> => {
     cancelIdleTimer(lease);
-    const item = { keyId, release: true } as const;
-    return (now ? leasedQueue.submitNow(item) : leasedQueue.submit(item)).catch(() => {});
+    const work: Work = { returnLease: true, keyId };
+    const queued = leasedQueue.submit(work);
+    if (now) void leasedQueue.flush();
+    return queued.then(
+      () => undefined,
+      () => undefined,
+    );
   };
 
   /** Ends one holder's reservation on a leased key; the lease goes back once the key stays idle. */
@@ -292,27 +356,34 @@ export function createBilling(
     lease.idleTimer.unref?.();
   };
 
-  const settleQueue = new GroupCommit<SettleItem, number>(
-    async (items) => {
-      if (items.length === 1) return [await settleOne(db, items[0]!)];
-      let settled = new Set<number>();
-      try {
-        settled = await settleBatch(db, items);
-      } catch {
-        // nothing was applied; settle one by one
-      }
-      // One by one for the rest: a failing item (e.g. a deleted key) fails alone.
-      const results: Array<number | ItemFailure> = [];
-      for (const item of items) {
-        if (settled.has(item.keyId)) results.push(item.actual);
-        else results.push(await settleOne(db, item).catch((err: unknown) => new ItemFailure(err)));
-      }
-      return results;
-    },
-    inFlight,
-    512,
-    options.settleGatherMs ?? 10,
-  );
+  /**
+   * Decides, synchronously, what a settlement takes from the hold and which queue writes it, and
+   * updates the lease to match.
+   */
+  const planSettlement = (
+    keyId: number,
+    reserved: number,
+    actual: number,
+    meta: UsageMeta,
+  ): { item: SettleItem; queue: GroupCommit<Work, number> } => {
+    const lease = leases.get(keyId);
+    if (lease?.leased && actual <= reserved + lease.available) {
+      // The reservation returns to the lease and the charge comes out of it: in the database the
+      // charge just moves from the hold to a usage row.
+      lease.available += reserved - actual;
+      release(keyId, lease);
+      return { item: { keyId, reserved: actual, actual, meta }, queue: leasedQueue };
+    }
+    if (lease?.leased) {
+      // Costlier than reservation and lease together: settle all we hold against the balance.
+      const held = reserved + lease.available;
+      lease.available = 0;
+      release(keyId, lease);
+      return { item: { keyId, reserved: held, actual, meta }, queue: settleQueue };
+    }
+    if (lease) lease.holders = Math.max(0, lease.holders - 1);
+    return { item: { keyId, reserved, actual, meta }, queue: settleQueue };
+  };
 
   const countUsage = (charged: number, meta: UsageMeta) => {
     if (!metrics) return;
@@ -335,52 +406,57 @@ export function createBilling(
     async settle(keyId, reservedUnits, actualUnits, trx, meta = {}) {
       assertUnits('reservedUnits', reservedUnits);
       assertUnits('actualUnits', actualUnits);
-      const item: SettleItem = { keyId, reserved: reservedUnits, actual: actualUnits, meta };
       if (trx) {
-        const charged = await settleOne(trx, item);
+        const charged = await settleOne(trx, {
+          keyId,
+          reserved: reservedUnits,
+          actual: actualUnits,
+          meta,
+        });
         countUsage(charged, meta);
         return { charged };
       }
-      const lease = leases.get(keyId);
-      let charged: number;
-      if (lease?.leased && actualUnits <= reservedUnits + lease.available) {
-        // The reservation (already in `used`) goes back to the lease and the charge comes out of
-        // it: only the usage row is left to write.
-        lease.available += reservedUnits - actualUnits;
-        release(keyId, lease);
-        await leasedQueue.submit({ keyId, units: actualUnits, meta });
-        charged = actualUnits;
-      } else if (lease?.leased) {
-        // Costlier than reservation and lease together: settle all we hold against the balance.
-        const held = reservedUnits + lease.available;
-        lease.available = 0;
-        release(keyId, lease);
-        charged = await settleQueue.submit({ ...item, reserved: held });
-      } else {
-        if (lease) lease.holders = Math.max(0, lease.holders - 1);
-        charged = await settleQueue.submit(item);
-      }
+      const { item, queue } = planSettlement(keyId, reservedUnits, actualUnits, meta);
+      // Before the first await: in the journal when the caller goes on to answer the client.
+      const entry = journal?.append(item);
+      const charged = await persist(queue, { settle: { ...item, entryId: entry?.id } }, entry);
       countUsage(charged, meta);
       return { charged };
     },
 
     async refund(keyId, reservedUnits, trx, meta) {
       assertUnits('reservedUnits', reservedUnits);
-      const lease = trx ? undefined : leases.get(keyId);
+      if (trx) {
+        await refundOne(trx, keyId, reservedUnits, meta);
+        return;
+      }
+      const lease = leases.get(keyId);
       if (lease?.leased) {
         lease.available += reservedUnits;
         release(keyId, lease);
-        if (meta) await leasedQueue.submit({ keyId, units: 0, meta });
-        return;
+      } else {
+        if (lease) lease.holders = Math.max(0, lease.holders - 1);
+        await persist(settleQueue, { release: reservedUnits, keyId });
       }
-      if (lease) lease.holders = Math.max(0, lease.holders - 1);
-      await refundOne(trx ?? db, keyId, reservedUnits, meta);
+      if (meta) {
+        const item: SettleItem = { keyId, reserved: 0, actual: 0, meta };
+        await persist(leasedQueue, { settle: item });
+      }
     },
 
     async returnIdleLease(keyId) {
+      // A reader waits on this: everything queued before it is written now.
+      await Promise.all([settleQueue.flush(), leasedQueue.flush()]);
       const lease = leases.get(keyId);
-      // A reader waits on this: written now, with the rows queued before it.
       if (lease?.leased && lease.holders === 0) await returnLease(keyId, lease, true);
+    },
+
+    forgetLeases() {
+      for (const lease of leases.values()) {
+        cancelIdleTimer(lease);
+        lease.available = 0;
+        lease.leased = false;
+      }
     },
 
     async drain() {

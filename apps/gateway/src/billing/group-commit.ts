@@ -21,6 +21,8 @@ interface Pending<I, O> {
   item: I;
   resolve: (value: O) => void;
   reject: (reason: unknown) => void;
+  /** Settles (either way) with the item. */
+  settled: Promise<unknown>;
 }
 
 /**
@@ -30,6 +32,7 @@ interface Pending<I, O> {
  */
 export class GroupCommit<I, O> {
   private queue: Pending<I, O>[] = [];
+  private readonly inFlight = new Set<Pending<I, O>[]>();
   private running = 0;
   private scheduled = false;
   private readonly idle = new Set<() => void>();
@@ -51,14 +54,36 @@ export class GroupCommit<I, O> {
   private urgent = false;
 
   submit(item: I): Promise<O> {
-    return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      // A full batch gains nothing by gathering longer: waiting would only cap the write rate at
-      // maxBatch per gather delay, and the queue would grow without bound above it (pump then
-      // starts it at the end of this turn).
-      if (this.queue.length >= this.maxBatch) this.cancelGather();
-      this.pump();
+    let pending!: Pending<I, O>;
+    const promise = new Promise<O>((resolve, reject) => {
+      pending = { item, resolve, reject, settled: Promise.resolve() };
     });
+    pending.settled = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queue.push(pending);
+    // A full batch gains nothing by gathering longer: waiting would only cap the write rate at
+    // maxBatch per gather delay, and the queue would grow without bound above it (pump then
+    // starts it at the end of this turn).
+    if (this.queue.length >= this.maxBatch) this.cancelGather();
+    this.pump();
+    return promise;
+  }
+
+  /**
+   * Resolves once every item queued or running now has been written (or failed), without waiting
+   * out the gather delay; items submitted later are not waited for.
+   */
+  flush(): Promise<void> {
+    const waits = [...this.queue, ...[...this.inFlight].flat()].map((p) => p.settled);
+    if (waits.length === 0) return Promise.resolve();
+    if (this.queue.length > 0) {
+      this.urgent = true;
+      if (this.cancelGather()) this.startBatches();
+      else this.pump();
+    }
+    return Promise.all(waits).then(() => undefined);
   }
 
   /**
@@ -111,6 +136,7 @@ export class GroupCommit<I, O> {
   }
 
   private async execute(batch: Pending<I, O>[]): Promise<void> {
+    this.inFlight.add(batch);
     try {
       const results = await this.run(batch.map((p) => p.item));
       for (let i = 0; i < batch.length; i++) {
@@ -121,6 +147,7 @@ export class GroupCommit<I, O> {
     } catch (err) {
       for (const p of batch) p.reject(err);
     } finally {
+      this.inFlight.delete(batch);
       this.running--;
       this.pump();
       if (this.queue.length === 0 && this.running === 0) {

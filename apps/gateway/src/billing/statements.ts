@@ -1,14 +1,21 @@
 /**
  * The billing SQL. Every change to a balance is ONE statement, so it is atomic on its own (no
- * transaction round trips) and behaves the same on PostgreSQL and PGlite:
- * - reserve: a conditional UPDATE (succeeds only if the balance covers the amount);
- * - settle: lock the row, compute the capped charge from the locked values, update it and insert
- *   the usage row — one statement of CTEs;
- * - the batched and leasing forms serve many requests per statement (see billing.ts).
+ * transaction round trips) and behaves the same on PostgreSQL and PGlite. Each statement keeps the
+ * ledger equation (LEDGER.md) true:
+ *   api_keys.used = Σ usage.units + Σ ledger_holds.units + Σ open video reservations
+ * - reserve: a conditional UPDATE (succeeds only if the balance covers the amount) that adds the
+ *   same units to the instance's hold;
+ * - settle: lock the key, take the reservation back from the hold (as much as the hold still has),
+ *   charge the actual cost capped by the quota, insert the usage row — one statement of CTEs;
+ * - release: give units back from a hold to the balance (refunds, idle leases, dead instances).
+ * Without an owner (video, inside the caller's transaction) the task row holds the reservation, so
+ * no hold is touched.
  * Under READ COMMITTED an UPDATE re-checks its WHERE against the newest row version, and
  * `SELECT … FOR UPDATE` returns the newest version, so concurrent statements never lose an update.
+ * The key row is locked before its hold rows wherever the plan allows; a deadlock between two
+ * statements is detected by the database and the loser is retried (billing.ts).
  */
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
@@ -27,148 +34,76 @@ export interface UsageMeta {
 
 export interface SettleItem {
   keyId: number;
+  /**
+   * Units to take back from the reservation: from the owner's hold (as much as it still has), or,
+   * without an owner, from `used` directly.
+   */
   reserved: number;
   actual: number;
   meta: UsageMeta;
+  /** The journal entry (`<owner>:<seq>`): a replay of an entry already written changes nothing. */
+  entryId?: string | null;
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** The usage row's values after `key_id`/`units`, typed so `VALUES` lists need no inference. */
-function usageValues(meta: UsageMeta, createdAt: number) {
-  return sql`${meta.kind ?? 'text'}::text, ${meta.model ?? null}::text, ${meta.inputTokens ?? null}::bigint, ${meta.outputTokens ?? null}::bigint, ${meta.seconds ?? null}::float8, ${meta.requestId ?? null}::text, ${meta.ref ?? null}::text, ${createdAt}::bigint`;
+function usageValues(meta: UsageMeta, entryId: string | null, createdAt: number) {
+  return sql`${meta.kind ?? 'text'}::text, ${meta.model ?? null}::text, ${meta.inputTokens ?? null}::bigint, ${meta.outputTokens ?? null}::bigint, ${meta.seconds ?? null}::float8, ${meta.requestId ?? null}::text, ${meta.ref ?? null}::text, ${entryId}::text, ${createdAt}::bigint`;
 }
 
-const USAGE_COLUMNS = sql`key_id, units, kind, model, input_tokens, output_tokens, seconds, request_id, ref, created_at`;
+const USAGE_COLUMNS = sql`key_id, units, kind, model, input_tokens, output_tokens, seconds, request_id, ref, entry_id, created_at`;
 
 /**
- * Many usage rows as one `unnest` of column arrays, named `alias(<extra columns>, kind, model,
- * input_tokens, output_tokens, seconds, request_id, ref)`. Why not a VALUES list: that is ten
+ * Many settlements as one `unnest` of column arrays. Why not a VALUES list: that is a dozen
  * parameters per row and a new statement text for every batch size, parsed and planned each time;
- * this is the same short statement for any count (PGlite: ≈ 40 instead of ≈ 80 µs per row at 200
- * rows, PERFORMANCE.md round 4).
+ * this is the same short statement for any count (PERFORMANCE.md round 4).
  */
-function usageUnnest(
-  alias: string,
-  extra: ReadonlyArray<{ name: string; type: 'bigint' | 'int'; values: number[] }>,
-  metas: readonly UsageMeta[],
-) {
-  const column = <T>(pick: (m: UsageMeta) => T) => metas.map(pick);
-  const arrays = [
-    ...extra.map((c) => sql`${c.values}::${sql.raw(c.type)}[]`),
-    sql`${column((m) => m.kind ?? 'text')}::text[]`,
-    sql`${column((m) => m.model ?? null)}::text[]`,
-    sql`${column((m) => m.inputTokens ?? null)}::bigint[]`,
-    sql`${column((m) => m.outputTokens ?? null)}::bigint[]`,
-    sql`${column((m) => m.seconds ?? null)}::float8[]`,
-    sql`${column((m) => m.requestId ?? null)}::text[]`,
-    sql`${column((m) => m.ref ?? null)}::text[]`,
-  ];
-  const names = [
-    ...extra.map((c) => c.name),
-    'kind',
-    'model',
-    'input_tokens',
-    'output_tokens',
-    'seconds',
-    'request_id',
-    'ref',
-  ];
-  return sql`unnest(${sql.join(arrays)}) as ${sql.raw(alias)}(${sql.raw(names.join(', '))})`;
+function settleUnnest(items: readonly SettleItem[]) {
+  const column = <T>(pick: (i: SettleItem, ord: number) => T) => items.map(pick);
+  return sql`unnest(
+      ${column((_, ord) => ord)}::int[], ${column((i) => i.keyId)}::bigint[],
+      ${column((i) => i.reserved)}::bigint[], ${column((i) => i.actual)}::bigint[],
+      ${column((i) => i.entryId ?? null)}::text[], ${column((i) => i.meta.kind ?? 'text')}::text[],
+      ${column((i) => i.meta.model ?? null)}::text[], ${column((i) => i.meta.inputTokens ?? null)}::bigint[],
+      ${column((i) => i.meta.outputTokens ?? null)}::bigint[], ${column((i) => i.meta.seconds ?? null)}::float8[],
+      ${column((i) => i.meta.requestId ?? null)}::text[], ${column((i) => i.meta.ref ?? null)}::text[]
+    ) as s(ord, key_id, reserved, actual, entry_id, kind, model, input_tokens, output_tokens, seconds,
+      request_id, ref)`;
 }
 
-/** true when `units` were reserved. */
-export async function reserveOne(t: Executor, keyId: number, units: number): Promise<boolean> {
-  const res = await sql`update api_keys set used = used + ${units}::bigint
-    where id = ${keyId}::bigint and (quota is null or used + ${units}::bigint <= quota)`.execute(t);
-  return Number(res.numAffectedRows ?? 0) === 1;
+/** Adds `units` to the owner's hold on the key, when `reserved` (a CTE returning `id`) did. */
+function addHold(reserved: RawBuilder<unknown>, owner: string, units: RawBuilder<unknown>) {
+  return sql`insert into ledger_holds (key_id, owner, units)
+    select id, ${owner}::text, ${units} from ${reserved}
+    on conflict (key_id, owner) do update set units = ledger_holds.units + excluded.units`;
 }
 
-/**
- * Replaces one reservation by the actual cost, capped so the balance never goes below zero, and
- * records the usage row. Returns the units charged (0, and no row, when the key does not exist).
- */
-export async function settleOne(t: Executor, item: SettleItem): Promise<number> {
-  const res = await sql<{ charged: number }>`with locked as (
-      select id, quota, greatest(0, used - ${item.reserved}::bigint) as base
-      from api_keys where id = ${item.keyId}::bigint for update
-    ), calc as (
-      select id, base, case when quota is null then ${item.actual}::bigint
-        else greatest(0, least(${item.actual}::bigint, quota - base)) end as charged
-      from locked
-    ), upd as (
-      update api_keys k set used = calc.base + calc.charged from calc where k.id = calc.id
-      returning calc.charged
-    ), ins as (
-      insert into usage (${USAGE_COLUMNS})
-      select ${item.keyId}::bigint, charged, ${usageValues(item.meta, nowSeconds())} from upd
-    )
-    select charged from upd`.execute(t);
-  return res.rows[0] ? Number(res.rows[0].charged) : 0;
-}
-
-/**
- * Settles many reservations in one statement, per key, when the key's whole batch fits: the balance
- * still holds every reservation (used ≥ Σ reserved) and Σ actual stays within the quota. Then every
- * item is charged its full actual cost — the same result as settling them one by one (in the order
- * of ascending actual − reserved, which never hits the cap earlier than the total does). Returns the
- * ids settled; the items of other keys are left for `settleOne`.
- */
-export async function settleBatch(t: Executor, items: readonly SettleItem[]): Promise<Set<number>> {
-  const s = usageUnnest(
-    's',
-    [
-      { name: 'ord', type: 'int', values: items.map((_, ord) => ord) },
-      { name: 'key_id', type: 'bigint', values: items.map((i) => i.keyId) },
-      { name: 'reserved', type: 'bigint', values: items.map((i) => i.reserved) },
-      { name: 'actual', type: 'bigint', values: items.map((i) => i.actual) },
-    ],
-    items.map((i) => i.meta),
-  );
-  const res = await sql<{ id: number }>`with s as (
-      select * from ${s}
-    ), agg as (
-      select key_id, sum(reserved) as r, sum(actual) as a from s group by key_id
-    ), upd as (
-      update api_keys k set used = k.used - agg.r + agg.a from agg
-      where k.id = agg.key_id and k.used >= agg.r
-        and (k.quota is null or k.used - agg.r + agg.a <= k.quota)
-      returning k.id
-    ), ins as (
-      insert into usage (${USAGE_COLUMNS})
-      select s.key_id, s.actual, s.kind, s.model, s.input_tokens, s.output_tokens, s.seconds,
-        s.request_id, s.ref, ${nowSeconds()}::bigint
-      from s join upd on upd.id = s.key_id order by s.ord
-    )
-    select id from upd`.execute(t);
-  return new Set(res.rows.map((r) => Number(r.id)));
-}
-
-/** Gives a reservation back; records a 0-unit usage row when `meta` is given. */
-export async function refundOne(
+/** true when `units` were reserved (and, with an owner, added to its hold). */
+export async function reserveOne(
   t: Executor,
   keyId: number,
-  reserved: number,
-  meta: UsageMeta | undefined,
-): Promise<void> {
-  if (!meta) {
-    await sql`update api_keys set used = greatest(0, used - ${reserved}::bigint)
-      where id = ${keyId}::bigint`.execute(t);
-    return;
+  units: number,
+  owner: string | null = null,
+): Promise<boolean> {
+  const update = sql`update api_keys set used = used + ${units}::bigint
+    where id = ${keyId}::bigint and (quota is null or used + ${units}::bigint <= quota)
+    returning id`;
+  if (owner === null) {
+    const res = await update.execute(t);
+    return res.rows.length === 1;
   }
-  await sql`with upd as (
-      update api_keys set used = greatest(0, used - ${reserved}::bigint)
-      where id = ${keyId}::bigint returning id
-    )
-    insert into usage (${USAGE_COLUMNS})
-    select id, 0, ${usageValues(meta, nowSeconds())} from upd`.execute(t);
+  const res = await sql<{ id: number }>`with upd as (${update}),
+      hold as (${addHold(sql`upd`, owner, sql`${units}::bigint`)})
+    select id from upd`.execute(t);
+  return res.rows.length === 1;
 }
 
 /**
  * Reserves `units` and, when the balance is far from its limit, leases `chunk` more units for this
  * instance to hand out without a round trip: the lease is granted only if the quota is unlimited or
- * at least `headroom × chunk` would remain. Returns null when `units` do not fit (nothing changed),
- * else the units leased (0 near the limit: then this is exactly `reserveOne`).
+ * at least `headroom × chunk` would remain. Both go into the owner's hold. Returns null when `units`
+ * do not fit (nothing changed), else the units leased (0 near the limit: then this is `reserveOne`).
  */
 export async function reserveWithLease(
   t: Executor,
@@ -176,6 +111,7 @@ export async function reserveWithLease(
   units: number,
   chunk: number,
   headroom: number,
+  owner: string,
 ): Promise<number | null> {
   const res = await sql<{ lease: number }>`with locked as (
       select id, case when quota is null or quota - used - ${units}::bigint >= ${chunk * headroom}::bigint
@@ -186,44 +122,139 @@ export async function reserveWithLease(
     ), upd as (
       update api_keys k set used = k.used + ${units}::bigint + locked.lease from locked
       where k.id = locked.id
-      returning locked.lease
-    )
+      returning k.id, locked.lease
+    ), hold as (${addHold(sql`upd`, owner, sql`${units}::bigint + upd.lease`)})
     select lease from upd`.execute(t);
   return res.rows[0] ? Number(res.rows[0].lease) : null;
 }
 
 /**
- * Inserts usage rows whose units were already taken from a lease, after returning the released
- * leases to their balances — in one statement, so a reader who sees the rows sees the balance too.
+ * Replaces one reservation by the actual cost, capped so the balance never goes below zero, and
+ * records the usage row. Returns the units charged (0, and no row, when the key does not exist or
+ * the entry was already written).
  */
-export async function recordLeased(
+export async function settleOne(
   t: Executor,
+  item: SettleItem,
+  owner: string | null = null,
+): Promise<number> {
+  const entryId = item.entryId ?? null;
+  const taken =
+    owner === null
+      ? sql`least(used, ${item.reserved}::bigint)`
+      : sql`least(coalesce((select units from hold), 0), ${item.reserved}::bigint)`;
+  const res = await sql<{ charged: number }>`with locked as (
+      select id, quota, used from api_keys
+      where id = ${item.keyId}::bigint
+        and (${entryId}::text is null or not exists (select 1 from usage where entry_id = ${entryId}::text))
+      for update
+    ), hold as (
+      select units from ledger_holds
+      where key_id = (select id from locked) and owner = ${owner}::text for update
+    ), calc as (
+      select id, quota, used - ${taken} as base, ${taken} as taken from locked
+    ), charge as (
+      select id, base, taken, case when quota is null then ${item.actual}::bigint
+        else greatest(0, least(${item.actual}::bigint, quota - base)) end as charged
+      from calc
+    ), upd as (
+      update api_keys k set used = charge.base + charge.charged from charge where k.id = charge.id
+      returning charge.charged, charge.taken
+    ), held as (
+      update ledger_holds h set units = h.units - upd.taken from upd
+      where h.key_id = ${item.keyId}::bigint and h.owner = ${owner}::text and upd.taken > 0
+    ), ins as (
+      insert into usage (${USAGE_COLUMNS})
+      select ${item.keyId}::bigint, charged, ${usageValues(item.meta, entryId, nowSeconds())} from upd
+    )
+    select charged from upd`.execute(t);
+  return res.rows[0] ? Number(res.rows[0].charged) : 0;
+}
+
+/**
+ * Settles many reservations of one owner in one statement, per key, when the key's whole batch
+ * fits: its hold still covers every reservation, Σ actual stays within the quota and none of its
+ * entries was written before. Then every item is charged its full actual cost — the same result as
+ * settling them one by one. Returns the ids settled; the items of other keys are left for
+ * `settleOne`.
+ */
+export async function settleBatch(
+  t: Executor,
+  items: readonly SettleItem[],
+  owner: string,
+): Promise<Set<number>> {
+  const res = await sql<{ id: number }>`with s as (
+      select * from ${settleUnnest(items)}
+    ), agg as (
+      select key_id, sum(reserved) as r, sum(actual) as a, array_agg(entry_id) as ids
+      from s group by key_id
+    ), k as (
+      select id, used, quota from api_keys where id in (select key_id from agg) order by id for update
+    ), h as (
+      select key_id, units from ledger_holds
+      where owner = ${owner}::text and key_id in (select id from k) for update
+    ), ok as (
+      select agg.key_id, agg.r, agg.a from agg join k on k.id = agg.key_id join h on h.key_id = agg.key_id
+      where h.units >= agg.r and (k.quota is null or k.used - agg.r + agg.a <= k.quota)
+        and not exists (select 1 from usage u where u.entry_id = any(agg.ids))
+    ), upd as (
+      update api_keys k set used = k.used - ok.r + ok.a from ok where k.id = ok.key_id returning k.id
+    ), held as (
+      update ledger_holds h set units = h.units - ok.r from ok
+      where h.key_id = ok.key_id and h.owner = ${owner}::text
+    ), ins as (
+      insert into usage (${USAGE_COLUMNS})
+      select s.key_id, s.actual, s.kind, s.model, s.input_tokens, s.output_tokens, s.seconds,
+        s.request_id, s.ref, s.entry_id, ${nowSeconds()}::bigint
+      from s join ok on ok.key_id = s.key_id order by s.ord
+    )
+    select id from upd`.execute(t);
+  return new Set(res.rows.map((r) => Number(r.id)));
+}
+
+/**
+ * Gives units back from the owner's holds to the balances (a refund, an idle lease): per key, as
+ * much of `units` as the hold still has.
+ */
+export async function releaseHolds(
+  t: Executor,
+  owner: string,
   releases: ReadonlyMap<number, number>,
-  rows: ReadonlyArray<{ keyId: number; units: number; meta: UsageMeta }>,
 ): Promise<void> {
-  if (releases.size === 0 && rows.length === 0) return;
-  const insert = sql`insert into usage (${USAGE_COLUMNS})
-    select u.key_id, u.units, u.kind, u.model, u.input_tokens, u.output_tokens, u.seconds,
-      u.request_id, u.ref, ${nowSeconds()}::bigint
-    from ${usageUnnest(
-      'u',
-      [
-        { name: 'key_id', type: 'bigint', values: rows.map((r) => r.keyId) },
-        { name: 'units', type: 'bigint', values: rows.map((r) => r.units) },
-      ],
-      rows.map((r) => r.meta),
-    )}`;
-  if (releases.size === 0) {
-    await insert.execute(t);
+  if (releases.size === 0) return;
+  await sql`with r as (
+      select * from unnest(${[...releases.keys()]}::bigint[], ${[...releases.values()]}::bigint[])
+        as r(key_id, units)
+    ), k as (
+      select id from api_keys where id in (select key_id from r) order by id for update
+    ), h as (
+      select h.key_id, least(h.units, r.units) as take
+      from ledger_holds h join r on r.key_id = h.key_id
+      where h.owner = ${owner}::text and h.key_id in (select id from k)
+      for update of h
+    ), held as (
+      update ledger_holds x set units = x.units - h.take from h
+      where x.key_id = h.key_id and x.owner = ${owner}::text
+    )
+    update api_keys k set used = k.used - h.take from h where k.id = h.key_id`.execute(t);
+}
+
+/** Gives a reservation held by a task row back (video); records a 0-unit usage row with `meta`. */
+export async function refundOne(
+  t: Executor,
+  keyId: number,
+  reserved: number,
+  meta: UsageMeta | undefined,
+): Promise<void> {
+  if (!meta) {
+    await sql`update api_keys set used = used - least(used, ${reserved}::bigint)
+      where id = ${keyId}::bigint`.execute(t);
     return;
   }
-  const release = sql`update api_keys k set used = greatest(0, k.used - r.units)
-      from unnest(${[...releases.keys()]}::bigint[], ${[...releases.values()]}::bigint[])
-        as r(id, units)
-      where k.id = r.id returning k.id`;
-  if (rows.length === 0) {
-    await release.execute(t);
-    return;
-  }
-  await sql`with rel as (${release}) ${insert}`.execute(t);
+  await sql`with upd as (
+      update api_keys set used = used - least(used, ${reserved}::bigint)
+      where id = ${keyId}::bigint returning id
+    )
+    insert into usage (${USAGE_COLUMNS})
+    select id, 0, ${usageValues(meta, null, nowSeconds())} from upd`.execute(t);
 }

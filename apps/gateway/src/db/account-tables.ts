@@ -18,7 +18,7 @@ export interface ApiKeysTable {
   role: 'admin' | 'user';
   /** Quota in units (1 credit = 1,000,000 units); null = unlimited (bootstrap admin). */
   quota: number | null;
-  /** Units used, including reservations still in flight. */
+  /** Units used: Σ usage rows + Σ holds + open video reservations (LEDGER.md). */
   used: Generated<number>;
   /** Allowed model ids (JSON array) or null for all. */
   models: Json<string[] | null>;
@@ -44,9 +44,36 @@ export interface UsageTable {
   /** Free-form reference, e.g. a video task id. */
   ref: string | null;
   created_at: number;
+  /** The journal entry this row came from (`<instance>:<seq>`); null for rows written directly. */
+  entry_id: string | null;
+}
+
+/** Units one gateway instance has reserved on a key and not yet settled (LEDGER.md). */
+export interface LedgerHoldsTable {
+  key_id: number;
+  /** The instance id (`gateway_instances.id`). */
+  owner: string;
+  units: number;
+}
+
+/** Gateway instances sharing the database, with their heartbeat (milliseconds). */
+export interface GatewayInstancesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at_ms: number;
+  heartbeat_at_ms: number;
+}
+
+/** One row: this database's id, which names its journals (LEDGER.md). */
+export interface LedgerMetaTable {
+  database_id: string;
 }
 
 export interface AccountTables {
+  ledger_meta: LedgerMetaTable;
   api_keys: ApiKeysTable;
   usage: UsageTable;
+  ledger_holds: LedgerHoldsTable;
+  gateway_instances: GatewayInstancesTable;
 }

@@ -441,10 +441,12 @@ export function createTextService(deps: TextServiceDeps): TextService {
       const finish = (tail: () => string[]) => {
         const rest = translate(undefined, true);
         write(rest + tail().join(''));
-        sink.end();
-        finalize().catch((err: unknown) =>
-          log.error('stream settlement failed', { request_id: settlement.requestId, err }),
-        );
+        // The charge is in the journal before the client sees the stream end (LEDGER.md).
+        finalize()
+          .catch((err: unknown) =>
+            log.error('stream settlement failed', { request_id: settlement.requestId, err }),
+          )
+          .finally(() => sink.end());
       };
       const failRelay = (err: unknown) => {
         log.error('stream relay failed', { request_id: settlement.requestId, err });

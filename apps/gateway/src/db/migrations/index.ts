@@ -5,6 +5,7 @@
 import * as m001 from './001_accounts.js';
 import * as m002 from './002_files_video.js';
 import * as m003 from './003_callbacks.js';
+import * as m004 from './004_ledger.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -13,4 +14,5 @@ export const migrations: Migration[] = [
   { name: '001_accounts', up: m001.up },
   { name: '002_files_video', up: m002.up },
   { name: '003_callbacks', up: m003.up },
+  { name: '004_ledger', up: m004.up },
 ];
