@@ -217,6 +217,19 @@ export function createTaskEngine(
     }
   }
 
+  /** Sets the "submitting" marker by CAS; false when the row moved on (cancelled) meanwhile. */
+  async function markSubmitting(id: string): Promise<boolean> {
+    const marked = await db
+      .updateTable('video_tasks')
+      .set({ submit_started_at_ms: Date.now() })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('submit_started_at_ms', 'is', null)
+      .where('claimed_by', '=', instanceId)
+      .executeTakeFirst();
+    return Number(marked.numUpdatedRows) === 1;
+  }
+
   /**
    * A submit that an earlier claim started and never recorded (the instance died, or lost its
    * lease, after `submit_started_at_ms` was set): find the upstream task by our reference where the
@@ -269,17 +282,7 @@ export function createTaskEngine(
     }
     // The claim is ours, so a marker left on the row belongs to a submit that was cut short.
     const resuming = row.submit_started_at_ms !== null;
-    if (!resuming) {
-      const marked = await db
-        .updateTable('video_tasks')
-        .set({ submit_started_at_ms: Date.now() })
-        .where('id', '=', row.id)
-        .where('status', '=', 'pending')
-        .where('submit_started_at_ms', 'is', null)
-        .where('claimed_by', '=', instanceId)
-        .executeTakeFirst();
-      if (Number(marked.numUpdatedRows) !== 1) return release(row.id, pollIntervalMs);
-    }
+    if (!resuming && !(await markSubmitting(row.id))) return release(row.id, pollIntervalMs);
 
     let request: VideoSubmitRequest;
     try {
