@@ -55,6 +55,8 @@ export interface Ctx {
   requestId: string;
   /** Set by a `drop-mid-stream` fault: destroy the socket after this many chunks. */
   dropAfterChunks: number | null;
+  /** Set by a `lose-response` fault: the handler runs, but nothing is ever written back. */
+  loseResponse: boolean;
   /** Set by a `stream-error` fault: send the provider's error event after this many chunks. */
   streamError: { afterChunks: number; message: string } | null;
 }

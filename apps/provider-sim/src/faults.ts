@@ -43,6 +43,14 @@ export interface StreamErrorFault extends FaultBase {
   afterChunks: number;
   message?: string;
 }
+/**
+ * Handle the request normally (a video submit creates its task) and never send the answer: the
+ * client sees a request that the provider took but that it cannot know about (it must time out,
+ * or it crashes first, which is what the gateway's crash tests need).
+ */
+export interface LoseResponseFault extends FaultBase {
+  kind: 'lose-response';
+}
 /** Wait `ms` before handling the request normally. */
 export interface DelayFault extends FaultBase {
   kind: 'delay';
@@ -63,6 +71,7 @@ export type Fault =
   | HangFault
   | DropMidStreamFault
   | DelayFault
+  | LoseResponseFault
   | StreamErrorFault
   | TaskFailFault
   | Result404Fault;
@@ -79,6 +88,7 @@ export const REQUEST_FAULT_KINDS: readonly FaultKind[] = [
   'drop-mid-stream',
   'stream-error',
   'delay',
+  'lose-response',
 ];
 /** Kinds consumed when a video task is submitted; they mark the task. */
 export const TASK_FAULT_KINDS: readonly FaultKind[] = ['task-fail', 'result-404'];

@@ -20,6 +20,7 @@ export {
   type FaultKind,
   type FaultMatch,
   type HangFault,
+  type LoseResponseFault,
   type Result404Fault,
   type StatusFault,
   type StreamErrorFault,

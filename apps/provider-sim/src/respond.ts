@@ -19,7 +19,7 @@ export function sendJson(
   extraHeaders?: Record<string, string>,
 ): void {
   const { res } = ctx;
-  if (res.destroyed || res.headersSent) return;
+  if (res.destroyed || res.headersSent || ctx.loseResponse) return;
   const payload = body === undefined ? '' : JSON.stringify(body);
   const headers = baseHeaders(ctx, JSON_TYPE);
   if (extraHeaders) Object.assign(headers, extraHeaders);
@@ -37,7 +37,7 @@ export function sendJson(
 /** Sends an empty answer (204 and the like). */
 export function sendEmpty(ctx: Ctx, status: number, extraHeaders?: Record<string, string>): void {
   const { res } = ctx;
-  if (res.destroyed || res.headersSent) return;
+  if (res.destroyed || res.headersSent || ctx.loseResponse) return;
   const headers: Record<string, string> = { ...extraHeaders };
   if (ctx.provider.requestIdHeader) headers[ctx.provider.requestIdHeader] = ctx.requestId;
   res.writeHead(status, headers);
@@ -47,7 +47,7 @@ export function sendEmpty(ctx: Ctx, status: number, extraHeaders?: Record<string
 /** Sends binary content (video downloads). */
 export function sendBytes(ctx: Ctx, status: number, contentType: string, bytes: Buffer): void {
   const { res } = ctx;
-  if (res.destroyed || res.headersSent) return;
+  if (res.destroyed || res.headersSent || ctx.loseResponse) return;
   const headers = baseHeaders(ctx, contentType);
   headers['content-length'] = String(bytes.length);
   res.writeHead(status, headers);
@@ -99,7 +99,7 @@ export function eventFrame(event: string, data: unknown, token = false): Frame {
  */
 export async function sendStream(ctx: Ctx, frames: Frame[]): Promise<void> {
   const { res } = ctx;
-  if (res.destroyed) return;
+  if (res.destroyed || ctx.loseResponse) return;
   const headers = baseHeaders(ctx, 'text/event-stream; charset=utf-8');
   headers['cache-control'] = 'no-cache';
   headers.connection = 'keep-alive';

@@ -95,6 +95,7 @@ function createHandler(state: SimState, router: Router, stats: Stats) {
       provider,
       requestId: `${REQUEST_ID_PREFIX}${(++requestCounter).toString(36)}`,
       dropAfterChunks: null,
+      loseResponse: false,
       streamError: null,
     };
     try {
@@ -122,6 +123,7 @@ function createHandler(state: SimState, router: Router, stats: Stats) {
         if (fault?.kind === 'hang') return; // never answer; close() drops the socket
         if (fault?.kind === 'delay') await sleep(fault.ms);
         if (fault?.kind === 'drop-mid-stream') ctx.dropAfterChunks = fault.afterChunks;
+        if (fault?.kind === 'lose-response') ctx.loseResponse = true;
         if (fault?.kind === 'stream-error') {
           ctx.streamError = {
             afterChunks: fault.afterChunks,

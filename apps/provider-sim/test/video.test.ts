@@ -206,6 +206,32 @@ describe('Kling (§5)', () => {
     await expectMp4(video.url, { width: 1280, height: 720, duration: 5 });
   });
 
+  it('finds a task by its external_task_id and refuses to reuse one', async () => {
+    const body = {
+      model_name: 'kling-v3',
+      prompt: 'x',
+      duration: '5',
+      external_task_id: 'vt_ref1',
+    };
+    // The answer is lost (as when the caller crashes mid-request), yet the task exists.
+    sim.faults.add({ kind: 'lose-response', count: 1, match: { path: '/kling/v1/videos' } });
+    const lost = fetch(`${sim.url}/kling/v1/videos/text2video`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...jwt() },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(300),
+    });
+    await expect(lost).rejects.toMatchObject({ name: 'TimeoutError' });
+    const found = await json(await get('/kling/v1/videos/text2video/vt_ref1', jwt()));
+    expect(found.data).toMatchObject({ task_info: { external_task_id: 'vt_ref1' } });
+    expect(found.data.task_id).toMatch(/^\d{18}$/);
+    expect((await get('/kling/v1/videos/image2video/vt_ref1', jwt())).status).toBe(404);
+    const again = await postJson(`${sim.url}/kling/v1/videos/text2video`, body, jwt());
+    expect(again.status).toBe(400);
+    expect((await json(again)).code).toBe(1201);
+    expect((await get('/kling/v1/videos/text2video/vt_unknown', jwt())).status).toBe(404);
+  });
+
   it('refuses data: prefixes in image2video', async () => {
     const res = await postJson(
       `${sim.url}/kling/v1/videos/image2video`,

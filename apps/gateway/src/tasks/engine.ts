@@ -88,11 +88,12 @@ const MAX_PROVIDER_BACKOFF_MS = 60_000;
  * - Claim: `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING *` sets
  *   `claimed_by` and `lease_until_ms`, so two instances never take the same row and a crashed
  *   instance's claims lapse when the lease ends.
- * - Submit happens here, at most once per task: `submit_started_at_ms` is set by CAS before the
- *   upstream call and `upstream_id` recorded by CAS after it. A row found with the first and not
- *   the second (a crash in between) may exist upstream: it is failed and refunded, never resent.
- *   Refusals that prove the provider did not take it (429, 503, connection refused) clear the
- *   marker and retry later.
+ * - Submit happens here: `submit_started_at_ms` is set by CAS before the upstream call and
+ *   `upstream_id` recorded by CAS after it. A row claimed with the first and not the second (the
+ *   instance died or lost its lease in between) is resumed: found upstream by our reference where
+ *   the provider has a lookup (`findSubmitted`), sent again otherwise (see README, "What a crash
+ *   costs"). Refusals that prove the provider did not take it (429, 503, connection refused)
+ *   clear the marker of a first attempt and retry later.
  * - Per-provider back-off after 429/503 and a per-provider concurrency cap.
  * - Every final status goes through `finishTask` (CAS + settle/refund + callback in one transaction).
  *
@@ -216,6 +217,58 @@ export function createTaskEngine(
     }
   }
 
+  /** Sets the "submitting" marker by CAS; false when the row moved on (cancelled) meanwhile. */
+  async function markSubmitting(id: string): Promise<boolean> {
+    const marked = await db
+      .updateTable('video_tasks')
+      .set({ submit_started_at_ms: Date.now() })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('submit_started_at_ms', 'is', null)
+      .where('claimed_by', '=', instanceId)
+      .executeTakeFirst();
+    return Number(marked.numUpdatedRows) === 1;
+  }
+
+  /**
+   * A submit that an earlier claim started and never recorded (the instance died, or lost its
+   * lease, after `submit_started_at_ms` was set): find the upstream task by our reference where the
+   * provider can look it up, otherwise send the same request again. The user is charged once
+   * either way; without a lookup the provider may bill a duplicate generation.
+   */
+  async function resumeSubmit(
+    row: VideoTaskRow,
+    adapter: VideoAdapter,
+    request: VideoSubmitRequest,
+  ): Promise<string> {
+    const reference = row.id;
+    const found = await adapter.findSubmitted?.(reference, request);
+    if (found) {
+      log?.info('interrupted submit found upstream', {
+        task_id: row.id,
+        provider: adapter.provider,
+      });
+      return found.upstreamId;
+    }
+    log?.warn('interrupted submit sent again', {
+      task_id: row.id,
+      provider: adapter.provider,
+      lookup: adapter.findSubmitted ? 'not_found' : 'unsupported',
+    });
+    try {
+      return (await adapter.submit(request, { reference })).upstreamId;
+    } catch (error) {
+      // The first submit may have landed after the lookup: the provider then refuses the reused
+      // reference, and the task it keeps is the one to follow.
+      const late =
+        adapter.findSubmitted && error instanceof ProviderError && !error.retryable
+          ? await adapter.findSubmitted(reference, request)
+          : null;
+      if (late) return late.upstreamId;
+      throw error;
+    }
+  }
+
   async function submit(row: VideoTaskRow, adapter: VideoAdapter): Promise<void> {
     if (row.upstream_id) {
       // Submitted, but the status CAS did not land (crash in between): just move it on.
@@ -227,24 +280,9 @@ export function createTaskEngine(
         .execute();
       return release(row.id, pollIntervalMs);
     }
-    if (row.submit_started_at_ms !== null) {
-      await finish(row, ['pending'], {
-        status: 'failed',
-        code: 'submit_interrupted',
-        message:
-          'The gateway stopped while submitting this task upstream; it was not resubmitted (to never run it twice) and has been refunded.',
-      });
-      return;
-    }
-    const marked = await db
-      .updateTable('video_tasks')
-      .set({ submit_started_at_ms: Date.now() })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .where('submit_started_at_ms', 'is', null)
-      .where('claimed_by', '=', instanceId)
-      .executeTakeFirst();
-    if (Number(marked.numUpdatedRows) !== 1) return release(row.id, pollIntervalMs);
+    // The claim is ours, so a marker left on the row belongs to a submit that was cut short.
+    const resuming = row.submit_started_at_ms !== null;
+    if (!resuming && !(await markSubmitting(row.id))) return release(row.id, pollIntervalMs);
 
     let request: VideoSubmitRequest;
     try {
@@ -256,7 +294,9 @@ export function createTaskEngine(
     }
     let upstreamId: string;
     try {
-      upstreamId = (await adapter.submit(request)).upstreamId;
+      upstreamId = resuming
+        ? await resumeSubmit(row, adapter, request)
+        : (await adapter.submit(request, { reference: row.id })).upstreamId;
       noteSuccess(adapter.provider);
     } catch (error) {
       observer.upstreamError(adapter.provider, reasonOf(error));
@@ -267,7 +307,8 @@ export function createTaskEngine(
           provider: adapter.provider,
           status: error.status,
         });
-        return release(row.id, delay, { submit_started_at_ms: null });
+        // A resumed submit keeps its marker: the first attempt may still exist upstream.
+        return release(row.id, delay, resuming ? {} : { submit_started_at_ms: null });
       }
       const pe = error instanceof ProviderError ? error : null;
       await finish(row, ['pending'], {
@@ -442,7 +483,8 @@ export function createTaskEngine(
         return;
       }
       if (row.status === 'pending') {
-        if (Date.now() >= Number(row.deadline_at_ms) && row.submit_started_at_ms === null) {
+        // Not even a resumed submit is worth sending once the deadline has passed.
+        if (Date.now() >= Number(row.deadline_at_ms) && row.upstream_id === null) {
           await finish(row, ['pending'], {
             status: 'failed',
             code: 'timeout',

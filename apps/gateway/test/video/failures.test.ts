@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signKlingJwt } from '../../../provider-sim/src/index.js';
 import {
   type Json,
   startVideoGateway,
@@ -80,30 +81,87 @@ describe('video task failures (pglite)', () => {
     expect(task.error.message).toContain('vidu answered 400');
   });
 
-  it('a task interrupted mid-submit is failed and refunded, never submitted twice', async () => {
+  /** What a crash between "about to submit" and "recorded the upstream id" leaves behind. */
+  const interruptSubmit = (id: string) =>
+    gw.services.db
+      .updateTable('video_tasks')
+      .set({ submit_started_at_ms: Date.now() })
+      .where('id', '=', id)
+      .execute();
+  const upstreamIdOf = async (id: string) =>
+    (
+      await gw.services.db
+        .selectFrom('video_tasks')
+        .select('upstream_id')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).upstream_id;
+
+  /** One settlement for the task, and the key's usage grew by exactly that. */
+  async function expectChargedOnce(id: string, usedBefore: number) {
+    const entries = await gw.services.db
+      .selectFrom('usage')
+      .select('units')
+      .where('ref', '=', id)
+      .execute();
+    expect(entries).toHaveLength(1);
+    const charged = Number(entries[0]!.units);
+    expect(charged).toBeGreaterThan(0);
+    expect(await usedUnits(gw, keyId)).toBe(usedBefore + charged);
+  }
+
+  it('an interrupted submit without an upstream lookup is sent again and completes, charged once', async () => {
     const engine = gw.services.video.engine;
     await engine.stop();
+    const route = 'POST /runway/v1/image_to_video';
     try {
+      const hits = gw.sim.stats().routes[route] ?? 0;
       const before = await usedUnits(gw, keyId);
-      const hits = gw.sim.stats().routes['POST /runway/v1/image_to_video'] ?? 0;
       const id = await submit({
         model: 'runway-gen4-turbo',
         prompt: 'x',
+        duration: 5,
         image_url: 'https://example.com/a.png',
       });
-      expect(await usedUnits(gw, keyId)).toBeGreaterThan(before);
-      // What a crash between "about to submit" and "recorded the upstream id" leaves behind.
-      await gw.services.db
-        .updateTable('video_tasks')
-        .set({ submit_started_at_ms: Date.now() })
-        .where('id', '=', id)
-        .execute();
+      await interruptSubmit(id);
       await engine.runOnce();
-      const task = (await (await gw.fetch(`/v1/video/generations/${id}`, { key })).json()) as Json;
-      expect(task.status).toBe('failed');
-      expect(task.error.code).toBe('submit_interrupted');
-      expect(await usedUnits(gw, keyId)).toBe(before);
-      expect(gw.sim.stats().routes['POST /runway/v1/image_to_video'] ?? 0).toBe(hits);
+      expect(await upstreamIdOf(id)).not.toBeNull();
+      expect((gw.sim.stats().routes[route] ?? 0) - hits).toBe(1);
+      engine.start();
+      const task = await waitFinal(gw, key, id);
+      expect(task.status).toBe('completed');
+      await expectChargedOnce(id, before);
+    } finally {
+      engine.start();
+    }
+  });
+
+  it('an interrupted Kling submit is found by its external_task_id, not sent again', async () => {
+    const engine = gw.services.video.engine;
+    await engine.stop();
+    const route = 'POST /kling/v1/videos/text2video';
+    try {
+      const before = await usedUnits(gw, keyId);
+      const id = await submit({ model: 'kling-v3', prompt: 'x', duration: 5 });
+      // The interrupted submit reached Kling (it carries our task id as external_task_id).
+      const landed = await fetch(`${gw.sim.url}/kling/v1/videos/text2video`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${signKlingJwt('sim-access-key', 'sim-secret-key')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ model_name: 'kling-v3', prompt: 'x', external_task_id: id }),
+      });
+      const upstream = ((await landed.json()) as Json).data.task_id as string;
+      await interruptSubmit(id);
+      const hits = gw.sim.stats().routes[route] ?? 0;
+      expect(hits).toBeGreaterThan(0);
+      await engine.runOnce();
+      expect(await upstreamIdOf(id)).toBe(`text2video/${upstream}`);
+      expect(gw.sim.stats().routes[route] ?? 0).toBe(hits);
+      engine.start();
+      expect((await waitFinal(gw, key, id)).status).toBe('completed');
+      await expectChargedOnce(id, before);
     } finally {
       engine.start();
     }

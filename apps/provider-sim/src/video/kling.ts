@@ -1,6 +1,8 @@
 // wire: PROVIDERS.md §5 — Kling official API. Served at {sim}/kling.
 // Auth: `Bearer <JWT>` signed HS256 with the configured secret key, iss = access key, exp/nbf
 // checked. Polls must use the submit's path kind (text2video vs image2video). No cancel.
+// `external_task_id` is unique per account (a second submit reusing one is refused) and the
+// single-task query takes it in place of the task id.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';
 import { authToken, badRequest, HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
@@ -95,7 +97,6 @@ function commonFields(body: Record<string, unknown>): {
   const mode = stringField(body, 'mode', { oneOf: ['std', 'pro'] }) ?? 'std';
   stringField(body, 'sound', { oneOf: ['on', 'off'] });
   stringField(body, 'callback_url');
-  stringField(body, 'external_task_id');
   return { model, mode, duration: readDuration(body, model) };
 }
 
@@ -108,6 +109,33 @@ function checkImage(value: unknown, param: string): boolean {
   if (!/^https?:\/\//.test(value) && !/^[A-Za-z0-9+/=\s]+$/.test(value))
     throw badRequest(`${param} must be a URL or base64`, param);
   return true;
+}
+
+/** Store key of an external_task_id (the sim is one account, so it is unique across it). */
+const externalAlias = (id: string) => `kling-external:${id}`;
+
+/** The caller's `external_task_id`, refused when an earlier task already took it. */
+function readExternalId(ctx: Ctx, body: Record<string, unknown>): string | undefined {
+  const id = stringField(body, 'external_task_id');
+  if (id && ctx.sim.tasks.byAlias('kling', externalAlias(id))) {
+    throw badRequest(`external_task_id ${id} already exists`, 'external_task_id', '1201');
+  }
+  return id;
+}
+
+/** Creates the task and registers its external_task_id. */
+function createKlingTask(
+  ctx: Ctx,
+  init: { model: string; kind: string; externalId?: string; video: Task['video'] },
+): Task {
+  const task = createTask(ctx, {
+    id: numericId(18),
+    model: init.model,
+    video: init.video,
+    extra: { kind: init.kind, externalTaskId: init.externalId },
+  });
+  if (init.externalId) ctx.sim.tasks.alias(externalAlias(init.externalId), task.id);
+  return task;
 }
 
 function submitted(ctx: Ctx, task: Task): void {
@@ -136,11 +164,11 @@ function text2video(ctx: Ctx): void {
   const { model, mode, duration } = commonFields(body);
   stringField(body, 'prompt', { required: true, max: 2500 });
   const aspect = stringField(body, 'aspect_ratio', { oneOf: ['16:9', '9:16', '1:1'] }) ?? '16:9';
-  const task = createTask(ctx, {
-    id: numericId(18),
+  const task = createKlingTask(ctx, {
     model,
+    kind: 'text2video',
+    externalId: readExternalId(ctx, body),
     video: { duration, ...sizeForMode(mode, aspect) },
-    extra: { kind: 'text2video', externalTaskId: body.external_task_id },
   });
   submitted(ctx, task);
 }
@@ -164,11 +192,11 @@ function image2video(ctx: Ctx): void {
       'image_tail',
     );
   }
-  const task = createTask(ctx, {
-    id: numericId(18),
+  const task = createKlingTask(ctx, {
     model,
+    kind: 'image2video',
+    externalId: readExternalId(ctx, body),
     video: { duration, ...sizeForMode(mode, '16:9') },
-    extra: { kind: 'image2video', externalTaskId: body.external_task_id },
   });
   submitted(ctx, task);
 }
@@ -184,7 +212,10 @@ const STATUS = {
 function poll(kind: 'text2video' | 'image2video') {
   return (ctx: Ctx): void => {
     checkAuth(ctx);
-    const task = ctx.sim.tasks.get('kling', ctx.params[0]!);
+    // The path id is Kling's task_id or the caller's external_task_id.
+    const id = ctx.params[0]!;
+    const task =
+      ctx.sim.tasks.get('kling', id) ?? ctx.sim.tasks.byAlias('kling', externalAlias(id));
     if (!task || task.extra.kind !== kind)
       throw new HttpError({ status: 404, message: 'task not found' });
     const phase = phaseOf(task);

@@ -8,6 +8,7 @@ import {
   ProviderError,
   type VideoAdapter,
   type VideoProviderConfig,
+  type VideoSubmitRequest,
 } from './types.js';
 
 function base64url(data: string | Buffer): string {
@@ -35,9 +36,21 @@ export function signKlingJwt(accessKey: string, secretKey: string, nowSeconds: n
 /** Maps our resolution to Kling's mode: `std` renders 720p, `pro` 1080p. */
 const MODE_BY_RESOLUTION: Record<string, string> = { '720p': 'std', '1080p': 'pro' };
 
+/** Kling's "no such task": HTTP 404, or its 1202/1203 codes in a 200 body. */
+function isNotFound(error: ProviderError): boolean {
+  return error.status === 404 || error.code === '1202' || error.code === '1203';
+}
+
+/** Kling serves text-only and image-led generations under different paths. */
+function kindOf(req: VideoSubmitRequest): 'text2video' | 'image2video' {
+  return req.image || req.lastFrame ? 'image2video' : 'text2video';
+}
+
 /**
  * Adapter for `kling-v3`. The poll path must match the submit path, so the upstream id is
- * `text2video/<task_id>` or `image2video/<task_id>`.
+ * `text2video/<task_id>` or `image2video/<task_id>`. Every submit carries our task id as
+ * `external_task_id` (unique per Kling account), and the single-task query accepts that id in place
+ * of Kling's own: an interrupted submit is found again instead of being sent twice.
  *
  * @example
  * const kling = createKlingAdapter({ baseUrl: 'https://api-singapore.klingai.com', accessKey: 'ak', secretKey: 'sk' });
@@ -82,14 +95,15 @@ export function createKlingAdapter(config: VideoProviderConfig): VideoAdapter {
 
   return {
     provider,
-    async submit(req) {
-      const kind = req.image || req.lastFrame ? 'image2video' : 'text2video';
+    async submit(req, options) {
+      const kind = kindOf(req);
       const body: Record<string, unknown> = {
         model_name: config.upstreamModel ?? 'kling-v3',
         prompt: req.prompt,
         mode: MODE_BY_RESOLUTION[req.resolution] ?? 'std',
         duration: String(req.duration),
       };
+      if (options?.reference) body.external_task_id = options.reference;
       if (req.negativePrompt) body.negative_prompt = req.negativePrompt;
       if (req.generateAudio !== undefined) body.sound = req.generateAudio ? 'on' : 'off';
       if (kind === 'text2video') {
@@ -100,6 +114,17 @@ export function createKlingAdapter(config: VideoProviderConfig): VideoAdapter {
       }
       const res = await api.post(`/v1/videos/${kind}`, body);
       const data = unwrap(res.body);
+      return { upstreamId: `${kind}/${requireString(provider, data.task_id, 'data.task_id')}` };
+    },
+    async findSubmitted(reference, req) {
+      const kind = kindOf(req);
+      let data: Record<string, unknown>;
+      try {
+        data = unwrap((await api.get(`/v1/videos/${kind}/${encodeURIComponent(reference)}`)).body);
+      } catch (error) {
+        if (error instanceof ProviderError && isNotFound(error)) return null;
+        throw error;
+      }
       return { upstreamId: `${kind}/${requireString(provider, data.task_id, 'data.task_id')}` };
     },
     async poll(upstreamId): Promise<PollResult> {

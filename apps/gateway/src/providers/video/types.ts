@@ -43,10 +43,29 @@ export interface PollResult {
   error?: { code: string; message: string };
 }
 
+/** What the engine hands an adapter with every submit. */
+export interface SubmitOptions {
+  /**
+   * Our id for this task, the same on every attempt. Adapters whose provider takes a client
+   * reference (Kling `external_task_id`) send it, so an interrupted submit can be found again.
+   */
+  reference: string;
+}
+
 export interface VideoAdapter {
   /** Provider name (`xai`, `gemini`, `kling`, …). */
   readonly provider: string;
-  submit(request: VideoSubmitRequest): Promise<{ upstreamId: string }>;
+  submit(request: VideoSubmitRequest, options?: SubmitOptions): Promise<{ upstreamId: string }>;
+  /**
+   * Finds the upstream task an earlier `submit` with this `reference` created (the gateway
+   * stopped before it recorded the answer): its upstream id, or null when the provider has no
+   * task with that reference. Absent when the provider offers no such lookup; the engine then
+   * sends the same request again.
+   */
+  findSubmitted?(
+    reference: string,
+    request: VideoSubmitRequest,
+  ): Promise<{ upstreamId: string } | null>;
   /** Provider words the adapter does not know map to `in_progress`. */
   poll(upstreamId: string): Promise<PollResult>;
   /** Best-effort upstream cancel; absent when the provider has none. */
