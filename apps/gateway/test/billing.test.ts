@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBilling } from '../src/billing/billing.js';
 import { createKeyService } from '../src/keys/keys.js';
@@ -19,6 +19,25 @@ describe.each(eachDatabase())('billing on $name', (target) => {
       .executeTakeFirstOrThrow();
     return { quota: row.quota, used: row.used };
   };
+
+  it('serves a burst of 1,000 reservations on one key with a few refills, not one per 32', async () => {
+    let statements = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const { record } = await createKeyService(h.db).create({ name: 'burst', quota: null });
+    const billing = createBilling(h.db.withPlugin(counting), undefined, { leaseIdleMs: 0 });
+    const results = await Promise.all(
+      Array.from({ length: 1_000 }, () => billing.reserve(record.id, 100)),
+    );
+    expect(results.every(Boolean)).toBe(true);
+    // The first refill covers 32; the second everything that queued behind it.
+    expect(statements).toBeLessThanOrEqual(4);
+  });
 
   it('lets exactly the covered number of 200 concurrent reservations through', async () => {
     const keys = createKeyService(h.db);

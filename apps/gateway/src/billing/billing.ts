@@ -153,6 +153,8 @@ interface KeyLease {
   leased: boolean;
   /** The last round trip granted no lease (near the limit): no point queueing behind refills. */
   exact: boolean;
+  /** Units of the reservations waiting for the refill in flight: the next refill covers them. */
+  waiting: number;
   refill: Promise<unknown> | null;
   /** Returns the lease once the key has stayed idle for `leaseIdleMs`. */
   idleTimer: ReturnType<typeof setTimeout> | null;
@@ -182,6 +184,7 @@ export function createBilling(
         holders: 0,
         leased: false,
         exact: false,
+        waiting: 0,
         refill: null,
         idleTimer: null,
       };
@@ -206,10 +209,14 @@ export function createBilling(
     const lease = leaseOf(keyId);
     // One refill per key at a time; the others wait for it and try the lease again.
     while (lease.refill && !lease.exact) {
+      lease.waiting += units;
       await lease.refill.catch(() => {});
+      lease.waiting -= units;
       if (lease.available >= units) return take(lease, units);
     }
-    const chunk = units * LEASE_CHUNK_FACTOR;
+    // Sized for what queued behind the last refill too: a burst of requests on one key (a
+    // thousand streams opening at once) then takes a few round trips, not one per 32 requests.
+    const chunk = Math.max(units * LEASE_CHUNK_FACTOR, lease.waiting * 2);
     const refill = reserveWithLease(db, keyId, units, chunk, LEASE_HEADROOM, owner);
     lease.refill = refill;
     let granted: number | null;
