@@ -97,6 +97,20 @@ describe('Anthropic messages (§2)', () => {
     expect((await noVersion.json()).error.type).toBe('invalid_request_error');
   });
 
+  it('takes the key as Authorization: Bearer too, as @anthropic-ai/sdk 1.x sends it', async () => {
+    const body = {
+      model: 'claude-haiku-4-5',
+      max_tokens: 8,
+      messages: [{ role: 'user', content: 'hi' }],
+    };
+    const bearer = await message(body, {
+      authorization: 'Bearer sk-ant-test',
+      'anthropic-version': '2023-06-01',
+    });
+    expect(bearer.status).toBe(200);
+    expect((await bearer.json()).type).toBe('message');
+  });
+
   it('validates max_tokens, temperature 0–1 and the system role', async () => {
     const noMax = await postJson(
       url,

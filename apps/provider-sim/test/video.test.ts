@@ -467,6 +467,9 @@ describe('Runway (§10)', () => {
       (b) => ['SUCCEEDED', 'FAILED'].includes(b.status),
     );
     expect(done.status).toBe('SUCCEEDED');
+    // @runwayml/sdk 4.14+ requires the cost of an ended task (and the estimate before).
+    expect(done.cost).toEqual({ credits: 25 });
+    expect(done.estimatedCost).toBeUndefined();
     await expectMp4(done.output[0], { width: 720, height: 1280, duration: 5 });
     const del = await fetch(`${sim.url}/runway/v1/tasks/${id}`, { method: 'DELETE', headers });
     expect(del.status).toBe(204);
@@ -482,9 +485,11 @@ describe('Runway (§10)', () => {
       ),
     );
     const task = `${slow.url}/runway/v1/tasks/${id}`;
-    expect((await json(await fetch(task, { headers }))).status).toBe('PENDING');
+    const pending = await json(await fetch(task, { headers }));
+    expect(pending).toMatchObject({ status: 'PENDING', estimatedCost: { credits: 25 } });
     expect((await fetch(task, { method: 'DELETE', headers })).status).toBe(204);
-    expect((await json(await fetch(task, { headers }))).status).toBe('CANCELLED');
+    const cancelled = await json(await fetch(task, { headers }));
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', cost: { credits: 0 } });
   });
 });
 

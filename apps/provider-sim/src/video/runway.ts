@@ -30,6 +30,8 @@ export const runwayProvider: Provider = {
 const VERSION = '2024-11-06';
 const RATIOS = ['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584:672'];
 const MODELS = ['gen4_turbo', 'gen3a_turbo'];
+/** Credits per second of video, as Runway prices these models. */
+const CREDITS_PER_SECOND: Record<string, number> = { gen4_turbo: 5, gen3a_turbo: 5 };
 
 function checkHeaders(ctx: Ctx): void {
   requireApiKey(
@@ -100,6 +102,16 @@ const STATUS = {
   cancelled: 'CANCELLED',
 } as const;
 
+/**
+ * Runway's task objects carry `estimatedCost` while the task may still run and `cost` once it
+ * has ended (`@runwayml/sdk` 4.14+ declares them required): only a success is charged.
+ */
+function costOf(model: string, seconds: number, phase: keyof typeof STATUS) {
+  const credits = (CREDITS_PER_SECOND[model] ?? 5) * seconds;
+  if (phase === 'queued' || phase === 'running') return { estimatedCost: { credits } };
+  return { cost: { credits: phase === 'succeeded' ? credits : 0 } };
+}
+
 function poll(ctx: Ctx): void {
   checkHeaders(ctx);
   const task = findTask(ctx, ctx.params[0]!, 'Task not found.');
@@ -108,6 +120,7 @@ function poll(ctx: Ctx): void {
     id: task.id,
     createdAt: isoTime(task.createdAt),
     status: STATUS[phase],
+    ...costOf(task.model, task.video.duration, phase),
   };
   if (phase === 'running') body.progress = Math.round(progressOf(task) * 1000) / 1000;
   if (phase === 'succeeded') body.output = [mediaUrl(ctx, task)];
