@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { parseTextModelConfig } from '../models/config.js';
 import { type LogLevel, parseLogLevel } from '../observability/logger.js';
 import { type ProviderEnv, readProviderEnv } from './providers-env.js';
+import { readStorageEnv, type S3Settings } from './storage-env.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -45,6 +46,11 @@ export interface Config {
   cdnUrl: string | null;
   /** MODELGATE_DATA_DIR, default ./.modelgate (PGlite data, stored files, generated admin key). */
   dataDir: string;
+  /**
+   * The shared object store for files and videos (MODELGATE_S3_URL or S3_*), or null: they stay in
+   * `${dataDir}/files`, seen by this instance only.
+   */
+  s3: S3Settings | null;
   /** DATABASE_URL or null (→ PGlite in dataDir). */
   databaseUrl: string | null;
   /** PGlite location: `${dataDir}/db`, or 'memory://' (tests). */
@@ -205,6 +211,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     (Array.isArray(yamlProviders)
       ? yamlProviders.length > 0
       : Object.keys(yamlProviders).length > 0);
+  let s3: S3Settings | null;
+  try {
+    s3 = readStorageEnv(env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   const adminKey = env.GATEWAY_ADMIN_KEY?.trim() || null;
   if (adminKey !== null && adminKey.length < 16) {
     throw new ConfigError('GATEWAY_ADMIN_KEY must be at least 16 characters');
@@ -215,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cdnPort,
     cdnUrl: url(env, 'CDN_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
     dataDir,
+    s3,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     pgliteDir: env.MODELGATE_PGLITE_DIR || `${dataDir}/db`,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
