@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { parseTextModelConfig } from '../models/config.js';
 import { type LogLevel, parseLogLevel } from '../observability/logger.js';
 import { type ProviderEnv, readProviderEnv } from './providers-env.js';
-import { readStorageEnv, type S3Settings } from './storage-env.js';
+import { MAX_SINGLE_PUT_BYTES, readStorageEnv, type S3Settings } from './storage-env.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -217,6 +217,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
+  const maxUploadBytes = int(env, 'MODELGATE_MAX_UPLOAD_BYTES', 20 * 1024 * 1024, 1);
+  if (s3 && maxUploadBytes > MAX_SINGLE_PUT_BYTES) {
+    // The object store gets each blob in one PutObject, which S3 caps at 5 GiB.
+    throw new ConfigError('MODELGATE_MAX_UPLOAD_BYTES must be at most 5 GiB with an object store');
+  }
   const adminKey = env.GATEWAY_ADMIN_KEY?.trim() || null;
   if (adminKey !== null && adminKey.length < 16) {
     throw new ConfigError('GATEWAY_ADMIN_KEY must be at least 16 characters');
@@ -236,7 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel,
     drainTimeoutMs: int(env, 'MODELGATE_DRAIN_TIMEOUT_MS', 30_000),
     leaseIdleMs: int(env, 'MODELGATE_LEASE_IDLE_MS', 5_000),
-    maxUploadBytes: int(env, 'MODELGATE_MAX_UPLOAD_BYTES', 20 * 1024 * 1024, 1),
+    maxUploadBytes,
     maxJsonBytes: int(env, 'MODELGATE_MAX_JSON_BYTES', 1024 * 1024, 1),
     corsOrigins: parseOrigins(env.MODELGATE_CORS_ORIGINS),
     callbackAllowPrivate: env.MODELGATE_CALLBACK_ALLOW_PRIVATE === '1',

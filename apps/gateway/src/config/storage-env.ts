@@ -21,6 +21,9 @@ export interface S3Settings {
 
 const DEFAULT_REGION = 'us-east-1';
 
+/** The largest object one PutObject may carry on S3 (5 GiB); we never use multipart uploads. */
+export const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
+
 /** How long a presigned GET URL stays valid; the CDN's redirect is cached for half of it. */
 export const PRESIGN_EXPIRES_SECONDS = 3600;
 

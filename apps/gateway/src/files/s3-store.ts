@@ -21,13 +21,39 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { PRESIGN_EXPIRES_SECONDS, type S3Settings } from '../config/storage-env.js';
-import { stageToFile } from './staging.js';
+import { type StagedFile, stageToFile } from './staging.js';
 import { type BlobStore, stagedBlob } from './storage.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 function isMissing(error: unknown): boolean {
   return error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404;
+}
+
+function hasHeaders(request: unknown): request is { headers: Record<string, string> } {
+  return typeof request === 'object' && request !== null && 'headers' in request;
+}
+
+/**
+ * A PutObject whose SigV4 payload hash is the blob's SHA-256, which we already know (it is the
+ * blob's name): the store verifies the bytes it received against it, and the SDK need not read the
+ * stream twice nor fall back to `UNSIGNED-PAYLOAD` (which some stores refuse over plain HTTP).
+ */
+function putObject(bucket: string, key: string, file: StagedFile): PutObjectCommand {
+  const command = new PutObjectCommand({
+    Bucket: bucket,
+    Key: key,
+    Body: createReadStream(file.path),
+    ContentLength: file.size,
+  });
+  command.middlewareStack.add(
+    (next) => (args) => {
+      if (hasHeaders(args.request)) args.request.headers['x-amz-content-sha256'] = file.sha256;
+      return next(args);
+    },
+    { step: 'build', name: 'modelgateContentSha256' },
+  );
+  return command;
 }
 
 function clientFor(settings: S3Settings): S3Client {
@@ -75,14 +101,7 @@ export function createS3BlobStore(settings: S3Settings, tmpDir: string): BlobSto
       const file = await stageToFile(tmpDir, source, options.maxBytes);
       return stagedBlob(file, async () => {
         if ((await size(file.sha256)) === file.size) return;
-        await client.send(
-          new PutObjectCommand({
-            Bucket,
-            Key: keyOf(file.sha256),
-            Body: createReadStream(file.path),
-            ContentLength: file.size,
-          }),
-        );
+        await client.send(putObject(Bucket, keyOf(file.sha256), file));
       });
     },
     async put(source, options) {

@@ -88,6 +88,7 @@ describe('S3_* variables', () => {
     [{ S3_BUCKET: 'b', S3_ENDPOINT: 'ftp://host' }, 'S3_ENDPOINT must be'],
     [{ S3_BUCKET: 'b', MODELGATE_S3_URL: 's3://k:s@h/b' }, 'not both'],
     [{ MODELGATE_S3_PRESIGN: '1' }, 'needs an object store'],
+    [{ S3_BUCKET: 'b', MODELGATE_MAX_UPLOAD_BYTES: String(6 * 1024 ** 3) }, 'at most 5 GiB'],
   ])('refuse %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
