@@ -100,7 +100,9 @@ export function createS3BlobStore(settings: S3Settings, tmpDir: string): BlobSto
     async stage(source, options = {}) {
       const file = await stageToFile(tmpDir, source, options.maxBytes);
       return stagedBlob(file, async () => {
-        if ((await size(file.sha256)) === file.size) return;
+        // Skipping a PUT of bytes already there only saves traffic; a failed check (e.g. AWS's
+        // 403 for an absent key without s3:ListBucket) must not fail the upload.
+        if ((await size(file.sha256).catch(() => null)) === file.size) return;
         await client.send(putObject(Bucket, keyOf(file.sha256), file));
       });
     },
