@@ -131,6 +131,20 @@ describe.each(backends)('blob store on the $name', (backend) => {
   });
 });
 
+describe('S3 uploads', () => {
+  it('are one PutObject signed with the blob SHA-256 as payload hash, skipped when stored', async () => {
+    const store = createS3BlobStore(s3.settings(), join(root, 's3-tmp'));
+    const before = s3.requests.length;
+    const { sha256: stored } = await store.put(Readable.from([Buffer.from('hashed payload')]));
+    await store.put(Readable.from([Buffer.from('hashed payload')]));
+    const puts = s3.requests.slice(before).filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.path.split('?')[0])).toEqual([`/${s3.bucket}/blobs/${stored}`]);
+    expect(puts[0]!.headers['x-amz-content-sha256']).toBe(sha256('hashed payload'));
+    expect(puts[0]!.headers['content-length']).toBe(String('hashed payload'.length));
+    expect(puts[0]!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 .*x-amz-content-sha256/);
+  });
+});
+
 describe('S3 presigned URLs', () => {
   it('serve the blob (and its ranges) straight from the object store', async () => {
     const store = createS3BlobStore(s3.settings({ presign: true }), join(root, 's3-tmp'));

@@ -2,6 +2,7 @@
 // temp directory, with one bucket. It speaks the S3 REST protocol (SigV4 requests, Range,
 // HeadObject, presigned GETs), so the gateway's store talks to it exactly as to MinIO or AWS.
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -18,6 +19,8 @@ export interface TestS3Server {
   /** The same server as MODELGATE_S3_URL. */
   url: string;
   settings(overrides?: Partial<S3Settings>): S3Settings;
+  /** Method, path and headers of every request the server received, oldest first. */
+  requests: { method: string; path: string; headers: IncomingHttpHeaders }[];
   close(): Promise<void>;
 }
 
@@ -31,10 +34,15 @@ export async function startS3Server(bucket = 'modelgate'): Promise<TestS3Server>
     configureBuckets: [{ name: bucket }],
   });
   const { port } = await server.run();
+  const requests: TestS3Server['requests'] = [];
+  server.httpServer.on('request', (req: IncomingMessage) => {
+    requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
     bucket,
+    requests,
     url: `s3+http://${ACCESS_KEY}:${SECRET_KEY}@127.0.0.1:${port}/${bucket}`,
     settings: (overrides = {}) => ({
       endpoint,

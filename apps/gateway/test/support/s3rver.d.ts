@@ -11,6 +11,8 @@ declare module 's3rver' {
   }
 
   export default class S3rver {
+    /** The listening server, once `run()` resolved. */
+    httpServer: import('node:http').Server;
     constructor(options: S3rverOptions);
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
