@@ -64,6 +64,16 @@ describe('CDN listener on an S3-compatible store', () => {
     expect((await fetch(file.url)).status).toBe(404);
   });
 
+  it('answers 404 when the row is there but the bucket lost the bytes', async () => {
+    const file = (await (
+      await upload(gw, key, Buffer.concat([PNG_1X1, Buffer.from('x')]), 'c.png')
+    ).json()) as Json;
+    const sha256 = JSON.parse((await fetch(file.url, { method: 'HEAD' })).headers.get('etag')!);
+    await createS3BlobStore(s3.settings(), '/tmp/unused').delete(sha256);
+    expect((await fetch(file.url)).status).toBe(404);
+    expect((await fetch(file.url, { headers: { range: 'bytes=0-3' } })).status).toBe(404);
+  });
+
   it('keeps a finished video in the bucket and serves it by range', async () => {
     const submitted = await gw.fetch('/v1/video/generations', {
       method: 'POST',
