@@ -85,6 +85,11 @@ export interface LimiterOptions {
 
 const hasLimit = (v: number | null | undefined): v is number => v !== null && v !== undefined;
 
+/** A bucket cost tagged with the limit it belongs to. */
+interface Charge extends BucketCost {
+  kind: 'requests' | 'tokens';
+}
+
 /**
  * @example
  * const limiter = createRateLimiter({ store: createMemoryStore() });
@@ -98,20 +103,25 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
 
   return {
     async check(key) {
-      const costs: BucketCost[] = [];
-      if (hasLimit(key.rpm)) costs.push({ bucket: bucket(key, 'rpm'), limit: key.rpm, cost: 1 });
-      if (hasLimit(key.tpm)) costs.push({ bucket: bucket(key, 'tpm'), limit: key.tpm, cost: 0 });
-      if (costs.length === 0) return allow(null, null, 0);
-      const outcome = await store.take(costs, now());
-      return decide(costs, outcome, hasLimit(key.rpm), 0);
+      const charges: Charge[] = [];
+      if (hasLimit(key.rpm)) {
+        charges.push({ kind: 'requests', bucket: bucket(key, 'rpm'), limit: key.rpm, cost: 1 });
+      }
+      if (hasLimit(key.tpm)) {
+        charges.push({ kind: 'tokens', bucket: bucket(key, 'tpm'), limit: key.tpm, cost: 0 });
+      }
+      if (charges.length === 0) return allow(null, null, 0);
+      return decide(charges, await store.take(charges, now()), 0);
     },
 
     async reserveTokens(key, tokens) {
       if (!hasLimit(key.tpm)) return { decision: allow(null, null, tokens), ...NOTHING_HELD };
       const reserved = Math.max(0, Math.ceil(tokens));
-      const costs = [{ bucket: bucket(key, 'tpm'), limit: key.tpm, cost: reserved }];
-      const outcome = await store.take(costs, now());
-      const decision = decide(costs, outcome, false, reserved);
+      const charges: Charge[] = [
+        { kind: 'tokens', bucket: bucket(key, 'tpm'), limit: key.tpm, cost: reserved },
+      ];
+      const outcome = await store.take(charges, now());
+      const decision = decide(charges, outcome, reserved);
       if (!outcome.allowed) return { decision, ...NOTHING_HELD };
       let settled = false;
       const settle = async (actual: number) => {
@@ -137,27 +147,29 @@ function allow(
   return { allowed: true, reason: null, retryAfterSeconds: 0, requests, tokens, requestedTokens };
 }
 
-/** Turn a take over [rpm?, tpm?] into a decision; `withRpm` says whether costs[0] is the rpm. */
+/** A take's outcome as a decision: each limit's state, and which one refused and for how long. */
 function decide(
-  costs: readonly BucketCost[],
+  charges: readonly Charge[],
   outcome: TakeOutcome,
-  withRpm: boolean,
   requestedTokens: number,
 ): RateLimitDecision {
-  const states = costs.map((c, i) => bucketState(c.limit, outcome.backlogsMs[i]!));
-  const requests = withRpm ? states[0]! : null;
-  const tokens = costs.length > (withRpm ? 1 : 0) ? states[states.length - 1]! : null;
+  const stateOf = (kind: Charge['kind']): BucketState | null => {
+    const i = charges.findIndex((c) => c.kind === kind);
+    return i < 0 ? null : bucketState(charges[i]!.limit, outcome.backlogsMs[i]!);
+  };
+  const requests = stateOf('requests');
+  const tokens = stateOf('tokens');
   if (outcome.allowed) return allow(requests, tokens, requestedTokens);
 
   // The refusing bucket is the one that waits longest; that wait is the Retry-After.
-  const waits = costs.map((c, i) => waitMs(c.limit, outcome.backlogsMs[i]!, c.cost));
+  const waits = charges.map((c, i) => waitMs(c.limit, outcome.backlogsMs[i]!, c.cost));
   const worst = waits.indexOf(Math.max(...waits));
-  const isRpm = withRpm && worst === 0;
   const wait = waits[worst]!;
   const overLimit = !Number.isFinite(wait);
   return {
     allowed: false,
-    reason: isRpm ? 'requests' : overLimit ? 'tokens_over_limit' : 'tokens',
+    reason:
+      charges[worst]!.kind === 'requests' ? 'requests' : overLimit ? 'tokens_over_limit' : 'tokens',
     // A request larger than the whole limit never fits; a full period is the honest upper bound
     // on when the key's budget is back, and the message tells the client to ask for fewer tokens.
     retryAfterSeconds: Math.max(1, Math.ceil((overLimit ? PERIOD_MS : wait) / 1000)),

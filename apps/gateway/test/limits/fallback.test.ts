@@ -120,6 +120,24 @@ describe.runIf(process.env.REDIS_URL)('rate limits when Redis goes away mid-way'
     expect(await attempts(2, () => s.limiter.check(key))).toEqual([true, false]);
   });
 
+  it('send the whole script with EVAL when Redis answers NOSCRIPT, without falling back', async () => {
+    const p = await proxy();
+    const s = await sharedLimiter(p.url);
+    const key = limitedKey({ rpm: 2 });
+    expect((await s.limiter.check(key)).allowed).toBe(true);
+    // As after a Redis restart or SCRIPT FLUSH, without flushing the scripts others use.
+    let refused = false;
+    p.answerOnce((chunk) => {
+      if (!chunk.toString('latin1').toLowerCase().includes('evalsha')) return null;
+      refused = true;
+      return '-NOSCRIPT No matching script. Please use EVAL.\r\n';
+    });
+    expect(await attempts(2, () => s.limiter.check(key))).toEqual([true, false]);
+    expect(refused).toBe(true);
+    expect(gauge(s)).toBe(0);
+    expect(messages(s.lines, FALLBACK_MSG)).toHaveLength(0);
+  });
+
   it('fall back, without hanging the request, when Redis stops answering', async () => {
     const p = await proxy();
     const s = await sharedLimiter(p.url, 100);

@@ -13,6 +13,11 @@ export interface TcpProxy {
   restore(): Promise<void>;
   /** Keep connections open but forward nothing until restore(): a server that hangs. */
   stall(): void;
+  /**
+   * Answer the next client chunk for which `reply` returns bytes with those bytes instead of
+   * forwarding it (once): a server error the real server would not produce on demand.
+   */
+  answerOnce(reply: (chunk: Buffer) => string | null): void;
   close(): Promise<void>;
 }
 
@@ -20,6 +25,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const sockets = new Set<Socket>();
   let stalled = false;
   const held: Array<() => void> = [];
+  let answer: ((chunk: Buffer) => string | null) | null = null;
 
   const track = (s: Socket) => {
     sockets.add(s);
@@ -28,11 +34,22 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   };
   // Bytes are held, not dropped, while stalled: TCP would deliver them late, in order.
   const forward = (from: Socket, to: Socket) => {
-    from.on('data', (chunk) => {
+    from.on('data', (chunk: Buffer) => {
       if (stalled) held.push(() => to.write(chunk));
       else to.write(chunk);
     });
     from.on('close', () => to.destroy());
+  };
+  const fromClient = (client: Socket, upstream: Socket) => {
+    client.on('data', (chunk: Buffer) => {
+      const reply = answer?.(chunk) ?? null;
+      if (reply !== null) {
+        answer = null;
+        client.write(reply);
+      } else if (stalled) held.push(() => upstream.write(chunk));
+      else upstream.write(chunk);
+    });
+    client.on('close', () => upstream.destroy());
   };
 
   let server: Server;
@@ -42,7 +59,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         const upstream = connect(target.port, target.host);
         track(client);
         track(upstream);
-        forward(client, upstream);
+        fromClient(client, upstream);
         forward(upstream, client);
       });
       server.once('error', reject);
@@ -68,6 +85,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     stall() {
       stalled = true;
+    },
+    answerOnce(reply) {
+      answer = reply;
     },
     close: stop,
   };
