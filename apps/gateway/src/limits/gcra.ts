@@ -49,7 +49,10 @@ export function withCosts(costs: readonly BucketCost[], next: readonly number[])
 /** ms one unit of `limit` occupies. */
 export const unitMs = (limit: number): number => PERIOD_MS / limit;
 
-/** The backlog after adding `cost` units (never below zero: a full bucket stays full). */
+/**
+ * The backlog after adding `cost` units (never below zero: a full bucket stays full).
+ * @example addCost(0, 60, 1); // 1000: one request of 60 rpm occupies a second
+ */
 export function addCost(backlogMs: number, limit: number, cost: number): number {
   return Math.max(0, backlogMs + cost * unitMs(limit));
 }
@@ -65,6 +68,7 @@ export interface BucketState {
   resetMs: number;
 }
 
+/** @example bucketState(3, 20_000); // { limit: 3, remaining: 2, resetMs: 20000 } */
 export function bucketState(limit: number, backlogMs: number): BucketState {
   const free = Math.floor((PERIOD_MS - backlogMs + EPSILON_MS) / unitMs(limit));
   return { limit, remaining: Math.min(limit, Math.max(0, free)), resetMs: Math.max(0, backlogMs) };
@@ -73,6 +77,7 @@ export function bucketState(limit: number, backlogMs: number): BucketState {
 /**
  * ms until `cost` more units fit a bucket with this backlog; Infinity when the cost is larger
  * than the whole limit (it never fits).
+ * @example waitMs(3, 60_000, 1); // 20000: a 3 rpm bucket, empty, frees one request in 20 s
  */
 export function waitMs(limit: number, backlogMs: number, cost: number): number {
   if (cost > limit) return Number.POSITIVE_INFINITY;

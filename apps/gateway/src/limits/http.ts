@@ -3,7 +3,10 @@ import { ApiError, rateLimited } from '../http/errors.js';
 import type { AuthKey } from '../keys/keys.js';
 import { formatResetDuration, type RateLimitDecision, type RateLimiter } from './limiter.js';
 
-/** x-ratelimit-{limit,remaining,reset}-{requests,tokens} for the limits the key has. */
+/**
+ * x-ratelimit-{limit,remaining,reset}-{requests,tokens} for the limits the key has.
+ * @example rateLimitHeaders(await limiter.check(key)); // { 'x-ratelimit-limit-requests': '60', … }
+ */
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [kind, state] of [
@@ -18,7 +21,10 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
   return headers;
 }
 
-/** The 429 `rate_limit_error` for a refused decision, with Retry-After and x-ratelimit-*. */
+/**
+ * The 429 `rate_limit_error` for a refused decision, with Retry-After and x-ratelimit-*.
+ * @example if (!decision.allowed) throw rateLimitRefusal(decision, key);
+ */
 export function rateLimitRefusal(decision: RateLimitDecision, key: AuthKey): ApiError {
   const err =
     decision.reason === 'requests'

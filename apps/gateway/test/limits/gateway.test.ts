@@ -5,6 +5,7 @@ import { FALLBACK_GAUGE, LOCAL_CHECKS_COUNTER } from '../../src/limits/fallback-
 import { formatResetDuration } from '../../src/limits/limiter.js';
 import { startTestGateway, type TestGateway } from '../helpers/index.js';
 import { closedPortRedisUrl, metricValue } from './support.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 const path = '/v1/dashboard/billing/credit_grants';
 const MODEL = 'gpt-4o-mini';
@@ -175,5 +176,42 @@ describe.runIf(process.env.REDIS_URL)('rate limits shared through Redis', () => 
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     const metrics = await (await a.fetch('/metrics')).text();
     expect(metricValue(metrics, FALLBACK_GAUGE)).toBe(0);
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)('rate limits when Redis goes away under a gateway', () => {
+  let proxy: TcpProxy;
+  let gw: TestGateway;
+  beforeAll(async () => {
+    const target = new URL(process.env.REDIS_URL ?? '');
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    gw = await startTestGateway({
+      simulator: false,
+      env: {
+        REDIS_URL: proxy.url,
+        MODELGATE_REDIS_PREFIX: `mgtest_${randomBytes(6).toString('hex')}`,
+      },
+    });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await proxy?.close();
+  });
+
+  it('keeps limiting, per instance, once the connection drops', async () => {
+    const { key } = await gw.createKey({ rpm: 3 });
+    const status = async () => (await gw.fetch(path, { key })).status;
+    expect([await status(), await status()]).toEqual([200, 200]);
+    let metrics = await (await gw.fetch('/metrics')).text();
+    expect(metricValue(metrics, FALLBACK_GAUGE)).toBe(0);
+
+    await proxy.cut();
+    // This instance's own bucket starts full: 3 more, then 429.
+    const after: number[] = [];
+    for (let i = 0; i < 4; i++) after.push(await status());
+    expect(after).toEqual([200, 200, 200, 429]);
+    metrics = await (await gw.fetch('/metrics')).text();
+    expect(metricValue(metrics, FALLBACK_GAUGE)).toBe(1);
+    expect(gw.logs.filter((l) => String(l.msg).includes('Redis unreachable'))).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ import { rateLimitHeaders, rateLimitRefusal } from '../../limits/http.js';
 import type { RateLimiter } from '../../limits/limiter.js';
 import type { AppEnv } from '../env.js';
 
+/** @example app.use('/v1/*', rateLimit(services.limiter)); // after authenticate() */
 export function rateLimit(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.get('key');
