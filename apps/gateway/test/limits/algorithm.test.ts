@@ -128,3 +128,39 @@ describe.each(stores)('rate limiter (%s)', (_name, makeStore) => {
     expect(await attempts(3, () => l.check(key))).toEqual([true, true, false]);
   });
 });
+
+describe.runIf(process.env.REDIS_URL)('two limiters on one Redis', () => {
+  const opened: RateLimiter[] = [];
+  afterAll(() => Promise.all(opened.map((l) => l.close())));
+  const t = Date.now();
+  const pair = async () => {
+    const prefix = `mgtest_${randomBytes(6).toString('hex')}`;
+    const make = async () => {
+      const store = createRedisStore(process.env.REDIS_URL ?? '');
+      expect(await store.connected()).toBe(true);
+      const l = createRateLimiter({ store, prefix, now: () => t });
+      opened.push(l);
+      return l;
+    };
+    return Promise.all([make(), make()]);
+  };
+
+  it('share one rpm bucket', async () => {
+    const [a, b] = await pair();
+    const key = limitedKey({ rpm: 4 });
+    const allowed = await attempts(6, (i) => (i % 2 === 0 ? a : b).check(key));
+    expect(allowed).toEqual([true, true, true, true, false, false]);
+  });
+
+  it('see each other’s token reservations and settlements', async () => {
+    const [a, b] = await pair();
+    const key = limitedKey({ tpm: 1_000 });
+    const held = await a.reserveTokens(key, 900);
+    expect((await b.reserveTokens(key, 200)).decision.allowed).toBe(false);
+    await held.settle(100);
+    expect((await b.reserveTokens(key, 800)).decision).toMatchObject({
+      allowed: true,
+      tokens: { remaining: 100 },
+    });
+  });
+});

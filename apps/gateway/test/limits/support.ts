@@ -46,10 +46,10 @@ export async function closedPortRedisUrl(): Promise<string> {
   return `redis://127.0.0.1:${port}`;
 }
 
-/** Run n takes through `check` and return which were allowed. */
-export async function attempts(n: number, check: () => Promise<{ allowed: boolean }>) {
+/** Run `check` n times (given the attempt number) and return which were allowed. */
+export async function attempts(n: number, check: (i: number) => Promise<{ allowed: boolean }>) {
   const out: boolean[] = [];
-  for (let i = 0; i < n; i++) out.push((await check()).allowed);
+  for (let i = 0; i < n; i++) out.push((await check(i)).allowed);
   return out;
 }
 
