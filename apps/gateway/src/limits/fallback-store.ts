@@ -2,23 +2,22 @@
  * Shared limits that degrade to per-instance limits, never to none. While Redis answers, every
  * take goes there. The first failure (unreachable, error, timeout) switches this instance to its
  * in-memory buckets, logs once, and raises the `modelgate_ratelimit_fallback` gauge; a background
- * ping (at most one per probe interval, never on a request's path) switches back, logs once, and
+ * probe (at most one per probe interval, never on a request's path) switches back, logs once, and
  * lowers it. With n instances a key may then get up to n × its limit in total: bounded, and visible.
  */
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { BucketCost, LimitStore, TakeOutcome } from './gcra.js';
-import type { RedisLimitStore } from './redis-store.js';
 
 export const FALLBACK_GAUGE = 'modelgate_ratelimit_fallback';
 export const LOCAL_CHECKS_COUNTER = 'modelgate_ratelimit_local_checks_total';
 
 export interface FallbackStoreOptions {
-  shared: Pick<RedisLimitStore, 'take' | 'ping' | 'close'>;
+  shared: LimitStore;
   local: LimitStore;
   log: Logger;
   metrics: Metrics;
-  /** Least time between two recovery pings while serving locally (default 1000 ms). */
+  /** Least time between two recovery probes while serving locally (default 1000 ms). */
   probeIntervalMs?: number;
 }
 
@@ -65,8 +64,10 @@ export function createFallbackStore(options: FallbackStoreOptions): LimitStore {
     if (probing || t - lastProbe < probeIntervalMs) return;
     probing = true;
     lastProbe = t;
+    // A take of no buckets runs the script itself: Redis is back only when checks would work
+    // (a bare PING would also succeed on a server that refuses the script, and the state flap).
     shared
-      .ping()
+      .take([], Date.now())
       .then(leaveFallback, () => {})
       .finally(() => {
         probing = false;

@@ -55,8 +55,6 @@ export interface RedisStoreOptions {
 }
 
 export interface RedisLimitStore extends LimitStore {
-  /** Resolves when Redis answers within the timeout (the fallback's recovery probe). */
-  ping(): Promise<void>;
   /** Waits, at most the connect timeout, for the first connection; false when it failed. */
   connected(): Promise<boolean>;
 }
@@ -108,9 +106,6 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
         backlogsMs,
         adjust: (next, at) => adjust(withCosts(costs, next), at),
       };
-    },
-    async ping() {
-      await redis.ping();
     },
     connected: () => firstConnection(redis),
     async close() {
