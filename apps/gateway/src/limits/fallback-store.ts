@@ -65,7 +65,7 @@ export function createFallbackStore(options: FallbackStoreOptions): LimitStore {
     probing = true;
     lastProbe = t;
     // A take of no buckets runs the script itself: Redis is back only when checks would work
-    // (a bare PING would also succeed on a server that refuses the script, and the state flap).
+    // (a bare PING would also succeed on a server that refuses the script: the state would flap).
     shared
       .take([], Date.now())
       .then(leaveFallback, () => {})
