@@ -112,7 +112,7 @@ export interface ServiceDeps {
 async function createLimitStore(deps: ServiceDeps): Promise<LimitStore> {
   if (!deps.config.redisUrl) return createMemoryStore();
   const { createRedisStore } = await import('./limits/redis-store.js');
-  const shared = createRedisStore(deps.config.redisUrl);
+  const shared = createRedisStore(deps.config.redisUrl, { timeoutMs: deps.config.redisTimeoutMs });
   // Bounded wait so the first requests find the connection up instead of falling back at boot.
   await shared.connected();
   return createFallbackStore({

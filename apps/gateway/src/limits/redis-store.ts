@@ -50,7 +50,7 @@ return reply`;
 const SCRIPT_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
 
 export interface RedisStoreOptions {
-  /** Longest a command may take before it fails (default 250 ms). */
+  /** Longest a command may take before it fails (default 250 ms, MODELGATE_REDIS_TIMEOUT_MS). */
   timeoutMs?: number;
 }
 
