@@ -63,7 +63,8 @@ export function startChildGateway(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`child gateway did not start in time\n${stderr}`));
-    }, 30_000);
+      // A loaded 2-core CI machine starts an embedded database after a SIGKILL in ~25 s.
+    }, 60_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`child gateway exited with ${code}\n${stderr}`));
