@@ -11,6 +11,8 @@ export interface GatewayInfo {
   url: string;
   /** A user key with 100 credits, made with POST /v1/token. */
   userKey: string;
+  /** The bootstrap admin key (no quota: its balance is unlimited). */
+  adminKey: string;
 }
 
 declare module 'vitest' {
@@ -68,7 +70,7 @@ export default async function setup(project: TestProject) {
   });
   if (!response.ok) throw new Error(`POST /v1/token: ${response.status} ${await response.text()}`);
   const token = (await response.json()) as { key: string };
-  project.provide('gateway', { url: gateway.url, userKey: token.key });
+  project.provide('gateway', { url: gateway.url, userKey: token.key, adminKey });
 
   return async () => {
     await gateway.close(1_000);
