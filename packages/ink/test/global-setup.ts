@@ -26,6 +26,8 @@ interface Gateway {
   close(deadlineMs?: number): Promise<void>;
 }
 
+const VIDEO_PROCESSING_MS = 2_000;
+
 /** `sk-` + 48 base62 characters, the gateway's key format. */
 function randomKey(): string {
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -59,8 +61,9 @@ export default async function setup(project: TestProject) {
       adminKey,
       drainTimeoutMs: 1_000,
     },
-    // Paced tokens, so a test can see an answer arrive in pieces; short video jobs.
-    simulator: { tokensPerSecond: 60, video: { processingMs: 300 } },
+    // Paced tokens, so a test can see an answer arrive in pieces; video jobs short enough for a
+    // test, long enough to cancel or interrupt one while it runs.
+    simulator: { tokensPerSecond: 60, video: { processingMs: VIDEO_PROCESSING_MS } },
   });
 
   const response = await fetch(`${gateway.url}/v1/token`, {
