@@ -4,14 +4,19 @@ import {
   type ChatMessage,
   type CreditSummary,
   createClient,
+  type FileObject,
+  type Model,
   type ModelgateClient,
 } from '@modelgate/core';
 import { Box, Static, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { userMessage } from '../chat-content.js';
 import type { CliConfig } from '../config.js';
 import { describeError, type ErrorInfo } from '../errors.js';
-import { formatBalance, formatModelTable } from '../format.js';
+import { formatBalance, formatCount, formatCredits, formatModelTable } from '../format.js';
 import { type InputAction, parseInputLine, SLASH_HELP } from '../slash-commands.js';
+import { uploadImage } from '../upload.js';
+import { ModelPicker } from './ModelPicker.js';
 import { PromptInput } from './PromptInput.js';
 import { StatusLine } from './StatusLine.js';
 import { type Entry, EntryView, StreamingView, VideoProgressView } from './Transcript.js';
@@ -66,7 +71,11 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
   const [input, setInput] = useState('');
   const [submitted, setSubmitted] = useState<string[]>([]);
   const [sessionTokens, setSessionTokens] = useState(0);
-  const [credits, setCredits] = useState<number | ErrorInfo | undefined>(undefined);
+  const [credits, setCredits] = useState<CreditSummary | ErrorInfo | undefined>(undefined);
+  // The last balance read, to tell what a turn cost (the change of the credits used).
+  const lastSummary = useRef<CreditSummary | undefined>(undefined);
+  const [picker, setPicker] = useState<Model[] | null>(null);
+  const [attachments, setAttachments] = useState<FileObject[]>([]);
   const [exitArmed, setExitArmed] = useState(false);
   // What the model has been told so far; /clear empties it.
   const conversation = useRef<ChatMessage[]>([]);
@@ -100,7 +109,8 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
     } catch (error) {
       result = describeError(error);
     }
-    if (mounted.current) setCredits('total_available' in result ? result.total_available : result);
+    if ('total_available' in result) lastSummary.current = result;
+    if (mounted.current) setCredits(result);
     return result;
   }, [client]);
 
@@ -110,8 +120,14 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
 
   const sendPrompt = useCallback(
     async (text: string) => {
-      append({ kind: 'user', text });
-      const messages: ChatMessage[] = [...conversation.current, { role: 'user', content: text }];
+      const images = attachments.map((file) => file.url);
+      append({
+        kind: 'user',
+        text: images.length > 0 ? `${text} [+${images.length} image]` : text,
+      });
+      setAttachments([]);
+      const before = lastSummary.current;
+      const messages: ChatMessage[] = [...conversation.current, userMessage(text, images)];
       const outcome = await chat.send(model, messages);
       if (!mounted.current) return;
       if (outcome.kind === 'failed') {
@@ -133,13 +149,18 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
         continued: outcome.continued,
         stopped: outcome.kind === 'stopped',
       });
-      if (outcome.kind === 'done' && outcome.usage) {
-        const used = outcome.usage.total_tokens;
-        setSessionTokens((total) => total + used);
-      }
-      void refreshCredits();
+      const tokens = outcome.kind === 'done' ? (outcome.usage?.total_tokens ?? 0) : 0;
+      setSessionTokens((total) => total + tokens);
+      const after = await refreshCredits();
+      if (!mounted.current || !before || !('total_used' in after)) return;
+      // What the key's used credits grew by over the turn (a video running meanwhile counts too).
+      const cost = Math.max(0, after.total_used - before.total_used);
+      append({
+        kind: 'info',
+        lines: [`↳ ${formatCount(tokens)} tokens · ${formatCredits(cost)} credits`],
+      });
     },
-    [append, chat, model, refreshCredits],
+    [append, attachments, chat, model, refreshCredits],
   );
 
   const startVideo = useCallback(
@@ -151,6 +172,44 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       void refreshCredits();
     },
     [append, videos, refreshCredits],
+  );
+
+  // The picker offers the text models: a video model cannot answer a chat.
+  const openPicker = useCallback(async () => {
+    try {
+      const list = await client.models.list();
+      const models = list.data.filter((m) => m.type === 'text');
+      if (mounted.current) setPicker(models.sort((a, b) => a.id.localeCompare(b.id)));
+    } catch (error) {
+      append({ kind: 'error', error: describeError(error) });
+    }
+  }, [append, client]);
+
+  const pick = (id: string) => {
+    setPicker(null);
+    setModel(id);
+    append({ kind: 'info', lines: [`model → ${id}`] });
+  };
+
+  const attach = useCallback(
+    async (path: string | undefined) => {
+      if (path === undefined) {
+        const names = attachments.map((file) => `${file.filename} ${file.url}`);
+        return append({ kind: 'info', lines: names.length > 0 ? names : ['nothing attached'] });
+      }
+      append({ kind: 'info', lines: [`uploading ${path}…`] });
+      try {
+        const file = await uploadImage(client, path);
+        setAttachments((list) => [...list, file]);
+        append({
+          kind: 'info',
+          lines: [`attached ${file.filename} (${formatCount(file.size)} bytes) ${file.url}`],
+        });
+      } catch (error) {
+        append({ kind: 'error', error: describeError(error) });
+      }
+    },
+    [append, attachments, client],
   );
 
   const run = useCallback(
@@ -166,9 +225,14 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
           conversation.current = [];
           return append({ kind: 'info', lines: ['── new conversation ──'] });
         case 'model':
-          if (!action.id) return append({ kind: 'info', lines: [`model: ${model}`] });
+          if (!action.id) return openPicker();
           setModel(action.id);
           return append({ kind: 'info', lines: [`model → ${action.id}`] });
+        case 'attach':
+          return attach(action.path);
+        case 'detach':
+          setAttachments([]);
+          return append({ kind: 'info', lines: ['attachments dropped'] });
         case 'models':
           try {
             const list = await client.models.list();
@@ -191,7 +255,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
           });
       }
     },
-    [append, client, exit, model, refreshCredits, sendPrompt, startVideo],
+    [append, attach, client, exit, model, openPicker, refreshCredits, sendPrompt, startVideo],
   );
 
   const busy = chat.streaming !== null;
@@ -207,6 +271,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
   };
 
   useInput((key, info) => {
+    if (picker) return;
     const ctrlC = info.ctrl && key === 'c';
     if (info.escape) {
       chat.stop();
@@ -238,7 +303,9 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       ? 'Esc to stop'
       : videos.active.length > 0
         ? `${videos.active.length} video task(s) running`
-        : 'Enter to send · /help';
+        : attachments.length > 0
+          ? `${attachments.length} image(s) attached`
+          : 'Enter to send · /help';
 
   return (
     <Box flexDirection="column">
@@ -247,8 +314,17 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       {videos.active.map((video) => (
         <VideoProgressView key={video.key} video={video} />
       ))}
+      {picker ? (
+        <ModelPicker
+          models={picker}
+          current={model}
+          onSelect={pick}
+          onCancel={() => setPicker(null)}
+        />
+      ) : null}
       <Box borderStyle="round" borderColor={busy ? 'gray' : 'cyan'} paddingX={1} marginTop={1}>
         <PromptInput
+          isActive={picker === null}
           value={input}
           onChange={setInput}
           onSubmit={submit}
