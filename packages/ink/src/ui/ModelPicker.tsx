@@ -1,7 +1,7 @@
 // Choosing the chat model with the arrow keys, from the gateway's list.
 import type { Model } from '@modelgate/core';
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 export interface ModelPickerProps {
   /** The models to offer (the screen passes the text models of `GET /v1/models`). */
@@ -35,15 +35,26 @@ export function ModelPicker({
       models.findIndex((m) => m.id === current),
     ),
   );
+  // Keys can arrive before React re-renders (and re-subscribes the handler): the handler works on
+  // this ref, so Enter right after ↓ picks the row ↓ moved to.
+  const position = useRef(index);
+  const moveTo = (next: number) => {
+    position.current = next;
+    setIndex(next);
+  };
+  // Ink subscribes the key handler in an effect, after the first frame is drawn; the help line
+  // appears once that happened, so whoever waits for it (a script, a test) knows keys now arrive.
+  const [listening, setListening] = useState(false);
   useInput((_input, key) => {
     if (key.escape) return onCancel();
     if (key.return) {
-      const chosen = models[index];
+      const chosen = models[position.current];
       return chosen ? onSelect(chosen.id) : onCancel();
     }
-    if (key.upArrow) setIndex((i) => (i - 1 + models.length) % models.length);
-    if (key.downArrow) setIndex((i) => (i + 1) % models.length);
+    if (key.upArrow) moveTo((position.current - 1 + models.length) % models.length);
+    if (key.downArrow) moveTo((position.current + 1) % models.length);
   });
+  useEffect(() => setListening(true), []);
   // A window of the list that keeps the highlighted row in view.
   const start = Math.min(
     Math.max(0, index - Math.floor(visibleRows / 2)),
@@ -53,7 +64,7 @@ export function ModelPicker({
   const width = Math.max(0, ...models.map((m) => m.id.length));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
-      <Text bold>Model (↑/↓, Enter to pick, Esc to keep {current})</Text>
+      <Text bold>{listening ? `Model (↑/↓, Enter to pick, Esc to keep ${current})` : 'Model'}</Text>
       {shown.map((model, i) => {
         const selected = start + i === index;
         return (
