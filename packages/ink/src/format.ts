@@ -57,3 +57,16 @@ export function formatTaskLine(task: VideoTask): string {
     .filter((part) => part !== '')
     .join('  ');
 }
+
+/**
+ * What a chat turn cost: `↳ 42 tokens · 0.000135 credits`, the credits being how much the key's used
+ * credits grew between the balance before the turn and after it.
+ */
+export function formatTurnCost(
+  tokens: number,
+  before: CreditSummary,
+  after: CreditSummary,
+): string {
+  const cost = Math.max(0, after.total_used - before.total_used);
+  return `↳ ${formatCount(tokens)} tokens · ${formatCredits(cost)} credits`;
+}

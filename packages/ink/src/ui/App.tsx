@@ -1,26 +1,20 @@
 // The interactive chat screen: scrollback (printed once), the streaming answer, running video tasks,
 // the prompt, and a status line.
-import {
-  type ChatMessage,
-  type CreditSummary,
-  createClient,
-  type FileObject,
-  type Model,
-  type ModelgateClient,
-} from '@modelgate/core';
+import { type ChatMessage, createClient, type Model, type ModelgateClient } from '@modelgate/core';
 import { Box, Static, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { userMessage } from '../chat-content.js';
 import type { CliConfig } from '../config.js';
-import { describeError, type ErrorInfo } from '../errors.js';
-import { formatBalance, formatCount, formatCredits, formatModelTable } from '../format.js';
+import { describeError } from '../errors.js';
+import { formatBalance, formatCount, formatModelTable, formatTurnCost } from '../format.js';
 import { type InputAction, parseInputLine, SLASH_HELP } from '../slash-commands.js';
-import { uploadImage } from '../upload.js';
 import { ModelPicker } from './ModelPicker.js';
 import { PromptInput } from './PromptInput.js';
 import { StatusLine } from './StatusLine.js';
 import { type Entry, EntryView, StreamingView, VideoProgressView } from './Transcript.js';
+import { useAttachments } from './use-attachments.js';
 import { useChatStream } from './use-chat-stream.js';
+import { useCredits } from './use-credits.js';
 import { useVideoTasks } from './use-video-tasks.js';
 
 /** Entries are appended only: `<Static>` prints each once. Distributive so `id` can be left out. */
@@ -71,11 +65,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
   const [input, setInput] = useState('');
   const [submitted, setSubmitted] = useState<string[]>([]);
   const [sessionTokens, setSessionTokens] = useState(0);
-  const [credits, setCredits] = useState<CreditSummary | ErrorInfo | undefined>(undefined);
-  // The last balance read, to tell what a turn cost (the change of the credits used).
-  const lastSummary = useRef<CreditSummary | undefined>(undefined);
   const [picker, setPicker] = useState<Model[] | null>(null);
-  const [attachments, setAttachments] = useState<FileObject[]>([]);
   const [exitArmed, setExitArmed] = useState(false);
   // What the model has been told so far; /clear empties it.
   const conversation = useRef<ChatMessage[]>([]);
@@ -101,32 +91,17 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
   );
   const videos = useVideoTasks(client, videoPollMs);
 
-  // The balance for the status line; also what /balance prints.
-  const refreshCredits = useCallback(async (): Promise<CreditSummary | ErrorInfo> => {
-    let result: CreditSummary | ErrorInfo;
-    try {
-      result = await client.billing.creditGrants({ maxRetries: 0 });
-    } catch (error) {
-      result = describeError(error);
-    }
-    if ('total_available' in result) lastSummary.current = result;
-    if (mounted.current) setCredits(result);
-    return result;
-  }, [client]);
-
-  useEffect(() => {
-    void refreshCredits();
-  }, [refreshCredits]);
+  const { credits, lastSummary, refresh: refreshCredits } = useCredits(client);
+  const attachments = useAttachments(client);
 
   const sendPrompt = useCallback(
     async (text: string) => {
-      const images = attachments.map((file) => file.url);
+      const images = attachments.take();
       append({
         kind: 'user',
         text: images.length > 0 ? `${text} [+${images.length} image]` : text,
       });
-      setAttachments([]);
-      const before = lastSummary.current;
+      const before = lastSummary();
       const messages: ChatMessage[] = [...conversation.current, userMessage(text, images)];
       const outcome = await chat.send(model, messages);
       if (!mounted.current) return;
@@ -152,15 +127,11 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       const tokens = outcome.kind === 'done' ? (outcome.usage?.total_tokens ?? 0) : 0;
       setSessionTokens((total) => total + tokens);
       const after = await refreshCredits();
-      if (!mounted.current || !before || !('total_used' in after)) return;
-      // What the key's used credits grew by over the turn (a video running meanwhile counts too).
-      const cost = Math.max(0, after.total_used - before.total_used);
-      append({
-        kind: 'info',
-        lines: [`↳ ${formatCount(tokens)} tokens · ${formatCredits(cost)} credits`],
-      });
+      if (mounted.current && before && 'total_used' in after) {
+        append({ kind: 'info', lines: [formatTurnCost(tokens, before, after)] });
+      }
     },
-    [append, attachments, chat, model, refreshCredits],
+    [append, attachments, chat, lastSummary, model, refreshCredits],
   );
 
   const startVideo = useCallback(
@@ -194,22 +165,19 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
   const attach = useCallback(
     async (path: string | undefined) => {
       if (path === undefined) {
-        const names = attachments.map((file) => `${file.filename} ${file.url}`);
+        const names = attachments.files.map((file) => `${file.filename} ${file.url}`);
         return append({ kind: 'info', lines: names.length > 0 ? names : ['nothing attached'] });
       }
       append({ kind: 'info', lines: [`uploading ${path}…`] });
       try {
-        const file = await uploadImage(client, path);
-        setAttachments((list) => [...list, file]);
-        append({
-          kind: 'info',
-          lines: [`attached ${file.filename} (${formatCount(file.size)} bytes) ${file.url}`],
-        });
+        const file = await attachments.attach(path);
+        const size = `${formatCount(file.size)} bytes`;
+        append({ kind: 'info', lines: [`attached ${file.filename} (${size}) ${file.url}`] });
       } catch (error) {
         append({ kind: 'error', error: describeError(error) });
       }
     },
-    [append, attachments, client],
+    [append, attachments],
   );
 
   const run = useCallback(
@@ -231,7 +199,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
         case 'attach':
           return attach(action.path);
         case 'detach':
-          setAttachments([]);
+          attachments.clear();
           return append({ kind: 'info', lines: ['attachments dropped'] });
         case 'models':
           try {
@@ -255,7 +223,18 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
           });
       }
     },
-    [append, attach, client, exit, model, openPicker, refreshCredits, sendPrompt, startVideo],
+    [
+      append,
+      attach,
+      attachments,
+      client,
+      exit,
+      model,
+      openPicker,
+      refreshCredits,
+      sendPrompt,
+      startVideo,
+    ],
   );
 
   const busy = chat.streaming !== null;
@@ -303,8 +282,8 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       ? 'Esc to stop'
       : videos.active.length > 0
         ? `${videos.active.length} video task(s) running`
-        : attachments.length > 0
-          ? `${attachments.length} image(s) attached`
+        : attachments.files.length > 0
+          ? `${attachments.files.length} image(s) attached`
           : 'Enter to send · /help';
 
   return (
