@@ -92,6 +92,32 @@ describe('modelgate video', () => {
     expect(task.status).not.toBe('cancelled');
   });
 
+  it('--wait exits 3 when the task ends cancelled (here: by someone else)', async () => {
+    const before = new Set(
+      (await client.video.generations.list({ limit: 20 })).data.map((t) => t.task_id),
+    );
+    const result = await runCli(['video', 'a comet nobody sees', '-m', 'vidu-q2', '--wait'], {
+      env,
+      onSpawn: () => {
+        void waitUntil(async () => {
+          const { data } = await client.video.generations.list({ limit: 20 });
+          const started = data.find((t) => !before.has(t.task_id));
+          if (started) await client.video.generations.cancel(started.task_id);
+          return started !== undefined;
+        });
+      },
+    });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^modelgate: vt_\w+ {2}vidu-q2 {2}cancelled {2}\d+%.*\n$/);
+  });
+
+  it('status of an unknown task is the gateway 404', async () => {
+    const result = await runCli(['video', 'status', 'vt_doesnotexist'], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^modelgate: 404 \w+: .+\n$/);
+  });
+
   it('prints the gateway error for an unknown model and exits 1', async () => {
     const result = await runCli(['video', 'anything', '--model', 'no-such-model'], { env });
     expect(result.code).toBe(1);

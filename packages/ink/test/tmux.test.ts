@@ -8,6 +8,7 @@ import { createClient } from '@modelgate/core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { assertBuilt, CLI_PATH } from './cli-bin.js';
 import { flat } from './frames.js';
+import { writePng } from './images.js';
 
 function hasTmux(): boolean {
   try {
@@ -178,6 +179,36 @@ describe.skipIf(!tmuxAvailable)('modelgate in tmux', () => {
     expect(readFileSync(videoExit, 'utf8').trim()).toBe('130');
     expect(screen()).toMatch(new RegExp(`${taskId} {2}vidu-q2 {2}cancelled`));
     expect((await client.video.generations.retrieve(taskId)).status).toBe('cancelled');
+    tmux('kill-session', '-t', session);
+  });
+
+  it('upload draws a progress bar on the terminal, then prints the URL', async () => {
+    assertBuilt();
+    const gateway = inject('gateway');
+    const image = writePng(dir, 'big.png', 3_000_000);
+    const uploadExit = join(dir, 'upload-exit-code');
+    const command = [
+      'env -u CI',
+      `MODELGATE_BASE_URL=${shellQuote(gateway.url)}`,
+      `MODELGATE_API_KEY=${shellQuote(gateway.userKey)}`,
+      shellQuote(process.execPath),
+      shellQuote(CLI_PATH),
+      'upload',
+      shellQuote(image),
+      `; echo $? > ${shellQuote(uploadExit)}; sleep 30`,
+    ].join(' ');
+    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '20', command);
+    await waitFor('the exit code', () => {
+      try {
+        return readFileSync(uploadExit, 'utf8').trim() !== '';
+      } catch {
+        return false;
+      }
+    });
+    expect(readFileSync(uploadExit, 'utf8').trim()).toBe('0');
+    expect(screen()).toMatch(
+      /^upload big\.png \[█{20}\] 100%\nhttps?:\/\/\S+\/files\/file-\w+\.png$/m,
+    );
     tmux('kill-session', '-t', session);
   });
 });
