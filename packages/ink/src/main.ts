@@ -49,9 +49,16 @@ export async function main(argv: readonly string[], env: Env, io: CommandIO): Pr
   }
   const configInput: ConfigCommandInput = { path, file, flags: args.flags, env };
   const { command } = args;
-  if (command.name === 'config-set')
-    return runConfigSet(configInput, command.key, command.value, io);
-  if (command.name === 'config-use') return runConfigUse(configInput, command.profile, io);
+  try {
+    if (command.name === 'config-set') {
+      return runConfigSet(configInput, command.key, command.value, io);
+    }
+    if (command.name === 'config-use') return runConfigUse(configInput, command.profile, io);
+  } catch (error) {
+    // The file could not be written (permissions, a full disk): say so, no stack trace.
+    io.stderr.write(`modelgate: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ExitCode.config;
+  }
   if (command.name === 'config-list') return runConfigList(configInput, io);
 
   const selected = selectProfile(args.flags, env, file);
@@ -64,7 +71,10 @@ export async function main(argv: readonly string[], env: Env, io: CommandIO): Pr
   return run(command, args, config, io);
 }
 
-async function run(command: Command, args: ParsedArgs, config: CliConfig, io: CommandIO) {
+/** Every command but the config file's own, which need no client. */
+type GatewayCommand = Exclude<Command, { name: `config-${string}` }>;
+
+async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig, io: CommandIO) {
   const client = createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
   const { json } = args;
   switch (command.name) {
@@ -102,8 +112,5 @@ async function run(command: Command, args: ParsedArgs, config: CliConfig, io: Co
       }
       // Ink and React load only for the chat screen: one-shot commands start faster without them.
       return (await import('./interactive.js')).runInteractive(config, client, io.signal);
-    default:
-      // The config commands were handled before a client was needed.
-      return ExitCode.usage;
   }
 }

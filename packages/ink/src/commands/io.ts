@@ -19,7 +19,7 @@ export const ExitCode = {
   usage: 2,
   /** A video task ended `failed` or `cancelled` (`video --wait`). */
   taskFailed: 3,
-  /** The config file is unreadable or malformed. */
+  /** The config file is unreadable or malformed, or could not be written. */
   config: 4,
   /** Interrupted with Ctrl+C. */
   interrupted: 130,
