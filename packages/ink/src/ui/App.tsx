@@ -101,7 +101,9 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
         kind: 'user',
         text: images.length > 0 ? `${text} [+${images.length} image]` : text,
       });
-      const before = lastSummary();
+      // The balance before the turn; read now if the first read has not answered yet.
+      const known = lastSummary();
+      const before = known ?? (await refreshCredits());
       const messages: ChatMessage[] = [...conversation.current, userMessage(text, images)];
       const outcome = await chat.send(model, messages);
       if (!mounted.current) return;
@@ -127,7 +129,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       const tokens = outcome.kind === 'done' ? (outcome.usage?.total_tokens ?? 0) : 0;
       setSessionTokens((total) => total + tokens);
       const after = await refreshCredits();
-      if (mounted.current && before && 'total_used' in after) {
+      if (mounted.current && 'total_used' in before && 'total_used' in after) {
         append({ kind: 'info', lines: [formatTurnCost(tokens, before, after)] });
       }
     },

@@ -129,7 +129,7 @@ export function StreamingView({ model, text, continued }: StreamingAnswer) {
   );
 }
 
-/** A running video task: status and a progress bar, redrawn on every poll. */
+/** A running video task: status and a progress bar, redrawn on every poll; fits 80 columns. */
 export function VideoProgressView({ video }: { video: ActiveVideo }) {
   const task = video.task;
   const status = task ? task.status : 'submitting';
@@ -137,7 +137,7 @@ export function VideoProgressView({ video }: { video: ActiveVideo }) {
   return (
     <Text>
       <Text color="yellow">◌ video {video.model}</Text> {task ? `${task.task_id} ` : ''}
-      {status} {progressBar(percent)} {Math.round(percent)}%
+      {status} {progressBar(percent, 10)} {Math.round(percent)}%
     </Text>
   );
 }
