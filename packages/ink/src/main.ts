@@ -91,7 +91,7 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
     case 'chat':
       return runChatCommand({ client, model: config.model, prompt: command.prompt, json }, io);
     case 'video':
-      return runVideoCommand({ client, ...command }, io);
+      return runVideoCommand({ client, json, ...command }, io);
     case 'video-status':
       return runVideoStatusCommand({ client, json, taskId: command.taskId }, io);
     case 'video-cancel':

@@ -29,14 +29,26 @@ describe('modelgate video', () => {
     await expectVideo(result.stdout.trim());
   });
 
-  it('uploads a local --image first and submits it as the first frame', async () => {
+  it('uploads a local --image first and submits it as the first frame (--json: the created task)', async () => {
     const image = writePng(dir, 'first-frame.png');
     const result = await runCli(
-      ['video', 'the frame comes alive', '-m', 'vidu-q2', '--image', image, '--duration', '4'],
+      [
+        'video',
+        'the frame comes alive',
+        '-m',
+        'vidu-q2',
+        '--image',
+        image,
+        '--duration',
+        '4',
+        '--json',
+      ],
       { env },
     );
     expect(result.code).toBe(0);
-    const taskId = result.stdout.trim();
+    const created = JSON.parse(result.stdout) as { task_id: string; status: string };
+    expect(created.status).toBe('pending');
+    const taskId = created.task_id;
     expect(taskId).toMatch(/^vt_\w+$/);
     const task = await client.video.generations.retrieve(taskId);
     expect(task.model).toBe('vidu-q2');

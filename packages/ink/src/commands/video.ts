@@ -16,6 +16,8 @@ export interface VideoCommandInput {
   duration?: number | undefined;
   /** Follow the task to its end and print the video's URL (else print the task id). */
   wait: boolean;
+  /** Print the gateway's JSON (the created task; with `wait`, the final task) instead of text. */
+  json?: boolean | undefined;
   /** Between two polls with `wait`. Default 1000 ms. */
   pollMs?: number;
 }
@@ -42,13 +44,14 @@ export async function runVideoCommand(input: VideoCommandInput, io: CommandIO): 
       ...(imageUrl === undefined ? {} : { image_url: imageUrl }),
       ...(input.duration === undefined ? {} : { duration: input.duration }),
     };
-    taskId = (await input.client.video.generations.create(body, { signal: io.signal })).task_id;
+    const created = await input.client.video.generations.create(body, { signal: io.signal });
+    taskId = created.task_id;
+    if (!input.wait) {
+      io.stdout.write(`${input.json ? JSON.stringify(created, null, 2) : taskId}\n`);
+      return ExitCode.ok;
+    }
   } catch (error) {
     return isAbortError(error) ? ExitCode.interrupted : reportFailure(io, error);
-  }
-  if (!input.wait) {
-    io.stdout.write(`${taskId}\n`);
-    return ExitCode.ok;
   }
   return follow(input, taskId, io);
 }
@@ -84,6 +87,8 @@ async function follow(input: VideoCommandInput, taskId: string, io: CommandIO): 
     return ExitCode.failed;
   }
   line.done();
+  if (input.json) io.stdout.write(`${JSON.stringify(task, null, 2)}\n`);
+  if (task.status === 'completed' && input.json) return ExitCode.ok;
   if (task.status === 'completed' && task.video) {
     io.stdout.write(`${task.video.url}\n`);
     return ExitCode.ok;
