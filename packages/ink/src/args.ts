@@ -48,7 +48,7 @@ export const USAGE = `Usage: modelgate [command] [options]
 
 Commands:
   (none)                        interactive chat screen
-  chat <prompt|->               stream one answer to stdout ("-" reads stdin; --json: one JSON completion)
+  chat <prompt|->               stream one answer ("-" reads stdin; --json: one JSON document)
   models                        list the models behind the gateway
   balance                       show the key's remaining credits
   video <prompt> --model <id>   submit a video task, print its id (--wait: follow it, print the URL)
@@ -68,7 +68,7 @@ Options:
   --base-url <url>    gateway address (env MODELGATE_BASE_URL, default http://localhost:8080)
   --api-key <key>     API key (env MODELGATE_API_KEY)
   --admin-key <key>   admin key for token create (env MODELGATE_ADMIN_KEY)
-  -m, --model <id>    chat model (env MODELGATE_MODEL, default gpt-4o-mini); the video model for video
+  -m, --model <id>    chat model (env MODELGATE_MODEL, default gpt-4o-mini); for video: the video model
   --profile <name>    profile of the config file (env MODELGATE_PROFILE)
   --json              print JSON
   -h, --help          show this help
