@@ -1,6 +1,7 @@
 // Command-line parsing with node:util's parseArgs: no dependency, strict about unknown flags.
 import { parseArgs } from 'node:util';
 import type { ConfigFlags } from './config.js';
+import { isProfileKey, PROFILE_KEYS, type ProfileKey } from './config-file.js';
 
 /** What the user asked the CLI to do. */
 export type Command =
@@ -8,6 +9,23 @@ export type Command =
   | { name: 'chat' /** The prompt, or `-` to read it from stdin. */; prompt: string | undefined }
   | { name: 'models' }
   | { name: 'balance' }
+  | {
+      name: 'video';
+      prompt: string;
+      model: string;
+      image?: string;
+      duration?: number;
+      wait: boolean;
+    }
+  | { name: 'video-status'; taskId: string }
+  | { name: 'video-list'; limit?: number }
+  | { name: 'video-cancel'; taskId: string }
+  | { name: 'upload'; file: string }
+  | { name: 'token-create'; tokenName: string /** Quota in units. */; quota: number }
+  | { name: 'config-set'; key: ProfileKey; value: string }
+  | { name: 'config-get'; key: ProfileKey }
+  | { name: 'config-use'; profile: string }
+  | { name: 'config-list' }
   | { name: 'help' }
   | { name: 'version' };
 
@@ -16,7 +34,7 @@ export interface ParsedArgs {
   ok: true;
   command: Command;
   flags: ConfigFlags;
-  /** `--json`: machine-readable output for `models` and `balance`. */
+  /** `--json`: machine-readable output. */
   json: boolean;
 }
 
@@ -29,23 +47,39 @@ export interface UsageError {
 export const USAGE = `Usage: modelgate [command] [options]
 
 Commands:
-  (none)              interactive chat screen
-  chat <prompt|->     stream one answer to stdout ("-" reads the prompt from stdin)
-  models              list the models behind the gateway
-  balance             show the key's remaining credits
+  (none)                        interactive chat screen
+  chat <prompt|->               stream one answer ("-" reads stdin; --json: one JSON document)
+  models                        list the models behind the gateway
+  balance                       show the key's remaining credits
+  video <prompt> --model <id>   submit a video task, print its id (--wait: follow it, print the URL)
+        [--image FILE|URL] [--duration S] [--wait]
+  video status <task_id>        one task's status (and its URL once completed)
+  video list [--limit N]        the key's tasks, newest first
+  video cancel <task_id>        cancel a task
+  upload <file>                 upload an image, print its URL
+  token create --name N --quota CREDITS
+                                create an API key (needs the admin key)
+  config set <key> <value>      set a profile setting (keys: ${PROFILE_KEYS.join(', ')})
+  config get <key>              print a setting as it resolves now
+  config use <profile>          make a profile the default
+  config list                   list the profiles, the default starred
 
 Options:
   --base-url <url>    gateway address (env MODELGATE_BASE_URL, default http://localhost:8080)
   --api-key <key>     API key (env MODELGATE_API_KEY)
-  -m, --model <id>    chat model (env MODELGATE_MODEL, default gpt-4o-mini)
-  --json              models/balance: print JSON
+  --admin-key <key>   admin key for token create (env MODELGATE_ADMIN_KEY)
+  -m, --model <id>    chat model (env MODELGATE_MODEL, default gpt-4o-mini); for video: the video model
+  --profile <name>    profile of the config file (env MODELGATE_PROFILE)
+  --json              print JSON
   -h, --help          show this help
   -v, --version       print the version
 
+Settings resolve flags > environment > profile > defaults.
 In the chat screen: /help lists the slash commands; Esc or Ctrl+C stops an answer,
 Ctrl+C twice exits.`;
 
-const COMMANDS = new Set(['chat', 'models', 'balance', 'help']);
+type Values = ReturnType<typeof parseWithNode>['values'];
+type Parsed = ParsedArgs | UsageError;
 
 /**
  * Parses `process.argv.slice(2)`.
@@ -56,7 +90,7 @@ const COMMANDS = new Set(['chat', 'models', 'balance', 'help']);
  * // → { ok: true, command: { name: 'chat', prompt: 'Say hi' }, flags: { model: 'gpt-4o', … }, json: false }
  * ```
  */
-export function parseCliArgs(argv: readonly string[]): ParsedArgs | UsageError {
+export function parseCliArgs(argv: readonly string[]): Parsed {
   let parsed: ReturnType<typeof parseWithNode>;
   try {
     parsed = parseWithNode(argv);
@@ -67,23 +101,128 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs | UsageError {
   const flags: ConfigFlags = {
     baseUrl: values['base-url'],
     apiKey: values['api-key'],
+    adminKey: values['admin-key'],
     model: values.model,
+    profile: values.profile,
   };
-  const json = values.json ?? false;
-  const result = (command: Command): ParsedArgs => ({ ok: true, command, flags, json });
+  const ok = (command: Command): ParsedArgs => ({
+    ok: true,
+    command,
+    flags,
+    json: values.json ?? false,
+  });
 
-  if (values.help) return result({ name: 'help' });
-  if (values.version) return result({ name: 'version' });
-
+  if (values.help) return ok({ name: 'help' });
+  if (values.version) return ok({ name: 'version' });
   const [name, ...rest] = positionals;
-  if (name === undefined) return result({ name: 'interactive' });
-  if (!COMMANDS.has(name)) return { ok: false, message: `Unknown command "${name}"` };
-  if (name === 'chat') {
-    // Unquoted words are joined, so `modelgate chat say hi` works like `modelgate chat "say hi"`.
-    return result({ name: 'chat', prompt: rest.length > 0 ? rest.join(' ') : undefined });
+  const command = toCommand(name, rest, values);
+  return 'message' in command ? { ok: false, message: command.message } : ok(command);
+}
+
+function toCommand(
+  name: string | undefined,
+  rest: string[],
+  values: Values,
+): Command | { message: string } {
+  switch (name) {
+    case undefined:
+      return { name: 'interactive' };
+    case 'chat':
+      // Unquoted words are joined, so `modelgate chat say hi` works like `modelgate chat "say hi"`.
+      return { name: 'chat', prompt: rest.length > 0 ? rest.join(' ') : undefined };
+    case 'models':
+    case 'balance':
+    case 'help':
+      return rest.length > 0 ? { message: `"${name}" takes no arguments` } : { name };
+    case 'video':
+      return videoCommand(rest, values);
+    case 'upload':
+      return rest.length === 1 && rest[0]
+        ? { name: 'upload', file: rest[0] }
+        : { message: 'usage: modelgate upload <file>' };
+    case 'token':
+      return tokenCommand(rest, values);
+    case 'config':
+      return configCommand(rest);
+    default:
+      return { message: `Unknown command "${name}"` };
   }
-  if (rest.length > 0) return { ok: false, message: `"${name}" takes no arguments` };
-  return result({ name } as Command);
+}
+
+function videoCommand(rest: string[], values: Values): Command | { message: string } {
+  const [first, ...others] = rest;
+  if (first === 'status' || first === 'cancel') {
+    const [taskId] = others;
+    if (!taskId || others.length > 1)
+      return { message: `usage: modelgate video ${first} <task_id>` };
+    return { name: first === 'status' ? 'video-status' : 'video-cancel', taskId };
+  }
+  if (first === 'list') {
+    if (others.length > 0) return { message: 'usage: modelgate video list [--limit N]' };
+    if (values.limit === undefined) return { name: 'video-list' };
+    const limit = positiveNumber(values.limit);
+    return limit !== undefined && Number.isInteger(limit)
+      ? { name: 'video-list', limit }
+      : { message: '--limit must be a positive whole number' };
+  }
+  const prompt = rest.join(' ').trim();
+  if (prompt === '') return { message: 'usage: modelgate video "<prompt>" --model <video model>' };
+  if (!values.model) {
+    return { message: 'video needs --model <video model> (`modelgate models` lists them)' };
+  }
+  const command: Command = {
+    name: 'video',
+    prompt,
+    model: values.model,
+    wait: values.wait ?? false,
+  };
+  if (values.image !== undefined) command.image = values.image;
+  if (values.duration !== undefined) {
+    const duration = positiveNumber(values.duration);
+    if (duration === undefined) return { message: '--duration must be a number of seconds' };
+    command.duration = duration;
+  }
+  return command;
+}
+
+function tokenCommand(rest: string[], values: Values): Command | { message: string } {
+  const usage = 'usage: modelgate token create --name <name> --quota <credits>';
+  if (rest.length !== 1 || rest[0] !== 'create' || !values.name || values.quota === undefined) {
+    return { message: usage };
+  }
+  const credits = positiveNumber(values.quota);
+  if (credits === undefined) return { message: '--quota must be a positive number of credits' };
+  // The API takes units (1 credit = 1,000,000 units); the CLI speaks credits everywhere.
+  return { name: 'token-create', tokenName: values.name, quota: Math.round(credits * 1_000_000) };
+}
+
+function configCommand(rest: string[]): Command | { message: string } {
+  const [action, ...args] = rest;
+  const keys = PROFILE_KEYS.join(', ');
+  if (action === 'set' || action === 'get') {
+    const [key, value] = args;
+    if (key === undefined || !isProfileKey(key)) {
+      return { message: `config ${action}: the key must be one of ${keys}` };
+    }
+    if (action === 'get')
+      return args.length === 1
+        ? { name: 'config-get', key }
+        : { message: 'usage: modelgate config get <key>' };
+    return value !== undefined && args.length === 2
+      ? { name: 'config-set', key, value }
+      : { message: 'usage: modelgate config set <key> <value>' };
+  }
+  if (action === 'use' && args.length === 1 && args[0])
+    return { name: 'config-use', profile: args[0] };
+  if (action === 'list' && args.length === 0) return { name: 'config-list' };
+  return {
+    message: 'usage: modelgate config set <key> <value> | get <key> | use <profile> | list',
+  };
+}
+
+function positiveNumber(text: string): number | undefined {
+  const value = Number(text);
+  return text.trim() !== '' && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
 function parseWithNode(argv: readonly string[]) {
@@ -94,8 +233,16 @@ function parseWithNode(argv: readonly string[]) {
     options: {
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },
+      'admin-key': { type: 'string' },
       model: { type: 'string', short: 'm' },
+      profile: { type: 'string' },
       json: { type: 'boolean' },
+      image: { type: 'string' },
+      duration: { type: 'string' },
+      wait: { type: 'boolean' },
+      name: { type: 'string' },
+      quota: { type: 'string' },
+      limit: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

@@ -1,5 +1,5 @@
 // Small text formatters shared by the chat screen and the one-shot commands.
-import type { CreditSummary, Model } from '@modelgate/core';
+import type { CreditSummary, Model, VideoTask } from '@modelgate/core';
 
 /** Credits with up to 6 decimals, trailing zeros dropped: `99.999865`, `100`. */
 export function formatCredits(credits: number): string {
@@ -11,8 +11,12 @@ export function formatCount(count: number): string {
   return count.toLocaleString('en-US');
 }
 
-/** The balance as one line: `99.999865 credits left (100 granted, 0.000135 used)`. */
+/**
+ * The balance as one line: `99.999865 credits left (100 granted, 0.000135 used)`, or
+ * `unlimited credits (0.000135 used)` for a key without a quota.
+ */
 export function formatBalance(summary: CreditSummary): string {
+  if (isUnlimited(summary)) return `unlimited credits (${formatCredits(summary.total_used)} used)`;
   return `${formatCredits(summary.total_available)} credits left (${formatCredits(summary.total_granted)} granted, ${formatCredits(summary.total_used)} used)`;
 }
 
@@ -33,4 +37,36 @@ export function progressBar(percent: number, width = 20): string {
   const clamped = Math.min(100, Math.max(0, percent));
   const filled = Math.round((clamped / 100) * width);
   return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}]`;
+}
+
+/** True when the key has no quota (the bootstrap admin key): the gateway then lists no grant. */
+export function isUnlimited(summary: CreditSummary): boolean {
+  return summary.grants.data.length === 0;
+}
+
+/** What the status line shows of the balance: `99.99 credits`, or `unlimited` for a key without a quota. */
+export function formatCreditsLeft(summary: CreditSummary): string {
+  return isUnlimited(summary) ? 'unlimited' : `${formatCredits(summary.total_available)} credits`;
+}
+
+/** A task as one line: `vt_…  vidu-q2  completed  100%  https://…/video.mp4` (or why it failed). */
+export function formatTaskLine(task: VideoTask): string {
+  const outcome =
+    task.video?.url ?? (task.error ? `${task.error.code}: ${task.error.message}` : '');
+  return [task.task_id, task.model, task.status, `${Math.round(task.progress)}%`, outcome]
+    .filter((part) => part !== '')
+    .join('  ');
+}
+
+/**
+ * What a chat turn cost: `↳ 42 tokens · 0.000135 credits`, the credits being how much the key's used
+ * credits grew between the balance before the turn and after it.
+ */
+export function formatTurnCost(
+  tokens: number,
+  before: CreditSummary,
+  after: CreditSummary,
+): string {
+  const cost = Math.max(0, after.total_used - before.total_used);
+  return `↳ ${formatCount(tokens)} tokens · ${formatCredits(cost)} credits`;
 }

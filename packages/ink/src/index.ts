@@ -1,17 +1,38 @@
 // `@modelgate/ink`: the modelgate terminal UI as a library (the `modelgate` binary is dist/cli.js).
 export { type Command, type ParsedArgs, parseCliArgs, USAGE, type UsageError } from './args.js';
+export { type ImagePart, userMessage } from './chat-content.js';
 export { runBalanceCommand, runModelsCommand } from './commands/account.js';
-export { runChatCommand } from './commands/chat.js';
+export { type ChatCommandInput, runChatCommand } from './commands/chat.js';
 export { type CommandIO, ExitCode } from './commands/io.js';
+export { runTokenCreateCommand, type TokenCommandInput } from './commands/token.js';
+export { runUploadCommand } from './commands/upload.js';
+export {
+  runVideoCancelCommand,
+  runVideoCommand,
+  runVideoListCommand,
+  runVideoStatusCommand,
+  type VideoCommandInput,
+} from './commands/video.js';
 export {
   type CliConfig,
   type ConfigFlags,
   DEFAULT_BASE_URL,
   DEFAULT_MODEL,
   loadConfig,
+  selectProfile,
 } from './config.js';
+export {
+  type ConfigFile,
+  configFilePath,
+  PROFILE_KEYS,
+  type Profile,
+  type ProfileKey,
+  readConfigFile,
+} from './config-file.js';
 export { describeError, type ErrorInfo, formatError } from './errors.js';
 export { createTokenBatcher, type TokenBatcher } from './token-batcher.js';
 export { App, type AppProps } from './ui/App.js';
+export { ModelPicker, type ModelPickerProps } from './ui/ModelPicker.js';
 export { PromptInput, type PromptInputProps } from './ui/PromptInput.js';
+export { type UploadOptions, uploadImage } from './upload.js';
 export { isFinished, type WatchOptions, watchVideoTask } from './video.js';

@@ -1,11 +1,29 @@
 // What the `modelgate` binary does with its arguments; src/cli.ts only calls it.
 import { createClient } from '@modelgate/core';
-import { parseCliArgs, USAGE } from './args.js';
+import { type Command, type ParsedArgs, parseCliArgs, USAGE } from './args.js';
 import { runBalanceCommand, runModelsCommand } from './commands/account.js';
 import { runChatCommand } from './commands/chat.js';
+import {
+  type ConfigCommandInput,
+  runConfigGet,
+  runConfigList,
+  runConfigSet,
+  runConfigUse,
+} from './commands/config.js';
 import { type CommandIO, ExitCode } from './commands/io.js';
-import { loadConfig } from './config.js';
+import { runTokenCreateCommand } from './commands/token.js';
+import { runUploadCommand } from './commands/upload.js';
+import {
+  runVideoCancelCommand,
+  runVideoCommand,
+  runVideoListCommand,
+  runVideoStatusCommand,
+} from './commands/video.js';
+import { type CliConfig, loadConfig, selectProfile } from './config.js';
+import { type ConfigFile, configFilePath, readConfigFile } from './config-file.js';
 import { VERSION } from './version.js';
+
+type Env = Record<string, string | undefined>;
 
 /**
  * Runs the CLI and resolves with its exit code.
@@ -15,20 +33,50 @@ import { VERSION } from './version.js';
  * process.exitCode = await main(process.argv.slice(2), process.env, process);
  * ```
  */
-export async function main(
-  argv: readonly string[],
-  env: Record<string, string | undefined>,
-  io: CommandIO,
-): Promise<number> {
+export async function main(argv: readonly string[], env: Env, io: CommandIO): Promise<number> {
   const args = parseCliArgs(argv);
   if (!args.ok) {
     io.stderr.write(`modelgate: ${args.message}\n\n${USAGE}\n`);
     return ExitCode.usage;
   }
-  const config = loadConfig(args.flags, env);
-  const client = createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
+  const path = configFilePath(env);
+  let file: ConfigFile;
+  try {
+    file = readConfigFile(path);
+  } catch (error) {
+    io.stderr.write(`modelgate: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ExitCode.config;
+  }
+  const configInput: ConfigCommandInput = { path, file, flags: args.flags, env };
   const { command } = args;
+  try {
+    if (command.name === 'config-set') {
+      return runConfigSet(configInput, command.key, command.value, io);
+    }
+    if (command.name === 'config-use') return runConfigUse(configInput, command.profile, io);
+  } catch (error) {
+    // The file could not be written (permissions, a full disk): say so, no stack trace.
+    io.stderr.write(`modelgate: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ExitCode.config;
+  }
+  if (command.name === 'config-list') return runConfigList(configInput, io);
 
+  const selected = selectProfile(args.flags, env, file);
+  if (!selected.ok) {
+    io.stderr.write(`modelgate: ${selected.message}\n`);
+    return ExitCode.usage;
+  }
+  const config = loadConfig(args.flags, env, selected.profile);
+  if (command.name === 'config-get') return runConfigGet(config, command.key, io);
+  return run(command, args, config, io);
+}
+
+/** Every command but the config file's own, which need no client. */
+type GatewayCommand = Exclude<Command, { name: `config-${string}` }>;
+
+async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig, io: CommandIO) {
+  const client = createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
+  const { json } = args;
   switch (command.name) {
     case 'help':
       io.stdout.write(`${USAGE}\n`);
@@ -37,15 +85,30 @@ export async function main(
       io.stdout.write(`${VERSION}\n`);
       return ExitCode.ok;
     case 'models':
-      return runModelsCommand({ client, json: args.json }, io);
+      return runModelsCommand({ client, json }, io);
     case 'balance':
-      return runBalanceCommand({ client, json: args.json }, io);
+      return runBalanceCommand({ client, json }, io);
     case 'chat':
-      return runChatCommand({ client, model: config.model, prompt: command.prompt }, io);
+      return runChatCommand({ client, model: config.model, prompt: command.prompt, json }, io);
+    case 'video':
+      return runVideoCommand({ client, json, ...command }, io);
+    case 'video-status':
+      return runVideoStatusCommand({ client, json, taskId: command.taskId }, io);
+    case 'video-cancel':
+      return runVideoCancelCommand({ client, json, taskId: command.taskId }, io);
+    case 'video-list':
+      return runVideoListCommand({ client, json, limit: command.limit }, io);
+    case 'upload':
+      return runUploadCommand({ client, json, file: command.file }, io);
+    case 'token-create': {
+      const adminClient = createClient({ baseUrl: config.baseUrl, apiKey: config.adminKey });
+      const { tokenName: name, quota } = command;
+      return runTokenCreateCommand({ adminClient, name, quota, json }, io);
+    }
     case 'interactive':
       // Without a terminal to draw in (piped stdin), behave like `modelgate chat -`.
       if (!io.stdin.isTTY || !io.stdout.isTTY) {
-        return runChatCommand({ client, model: config.model, prompt: '-' }, io);
+        return runChatCommand({ client, model: config.model, prompt: '-', json }, io);
       }
       // Ink and React load only for the chat screen: one-shot commands start faster without them.
       return (await import('./interactive.js')).runInteractive(config, client, io.signal);

@@ -8,16 +8,20 @@ export type InputAction =
   | { kind: 'clear' }
   | { kind: 'models' }
   | { kind: 'balance' }
-  | { kind: 'model' /** `undefined`: show the current model. */; id: string | undefined }
+  | { kind: 'model' /** `undefined`: open the model picker. */; id: string | undefined }
+  | { kind: 'attach' /** `undefined`: list what is attached. */; path: string | undefined }
+  | { kind: 'detach' }
   | { kind: 'video'; model: string; prompt: string }
   | { kind: 'invalid'; message: string };
 
 /** The `/help` text, one command a line. */
 export const SLASH_HELP: readonly string[] = [
-  '/model <id>             switch the chat model (/model alone shows it)',
+  '/model [id]             switch the chat model (/model alone opens a picker: ↑/↓, Enter)',
   '/models                 list the models behind the gateway',
   '/balance                show the remaining credits',
   '/video <model> <prompt> generate a video and follow it to its URL',
+  '/attach <image path>    upload an image and send it with the next prompt',
+  '/detach                 drop the images attached so far',
   '/clear                  start a new conversation',
   '/help                   this list',
   '/exit                   quit (also Ctrl+C twice, or Ctrl+D)',
@@ -52,6 +56,14 @@ export function parseInputLine(line: string): InputAction | undefined {
       return { kind: 'balance' };
     case 'model':
       return { kind: 'model', id: words[0] };
+    case 'attach':
+      // The rest of the line, so a path with spaces needs no quotes.
+      return {
+        kind: 'attach',
+        path: words.length > 0 ? text.slice(1 + command.length).trim() : undefined,
+      };
+    case 'detach':
+      return { kind: 'detach' };
     case 'video': {
       const [model, ...prompt] = words;
       if (!model || prompt.length === 0) {

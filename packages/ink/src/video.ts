@@ -1,4 +1,7 @@
 // Follows a video task until it finishes: the gateway polls the provider, we poll the gateway.
+// The one poller of the package (the chat screen and `video --wait` both use it). A failed poll is
+// retried by the client itself (connection errors, 429 and 5xx, with backoff and Retry-After), so
+// the loop only needs a fixed interval between answers.
 import type { ModelgateClient, VideoTask } from '@modelgate/core';
 
 const FINISHED: ReadonlySet<VideoTask['status']> = new Set(['completed', 'failed', 'cancelled']);

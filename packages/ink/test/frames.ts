@@ -34,3 +34,15 @@ export async function waitForFrame(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Polls `check` every 50 ms until it resolves true; rejects after `timeoutMs`. */
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -11,6 +11,8 @@ export interface GatewayInfo {
   url: string;
   /** A user key with 100 credits, made with POST /v1/token. */
   userKey: string;
+  /** The bootstrap admin key (no quota: its balance is unlimited). */
+  adminKey: string;
 }
 
 declare module 'vitest' {
@@ -23,6 +25,8 @@ interface Gateway {
   url: string;
   close(deadlineMs?: number): Promise<void>;
 }
+
+const VIDEO_PROCESSING_MS = 2_000;
 
 /** `sk-` + 48 base62 characters, the gateway's key format. */
 function randomKey(): string {
@@ -57,8 +61,9 @@ export default async function setup(project: TestProject) {
       adminKey,
       drainTimeoutMs: 1_000,
     },
-    // Paced tokens, so a test can see an answer arrive in pieces; short video jobs.
-    simulator: { tokensPerSecond: 60, video: { processingMs: 300 } },
+    // Paced tokens, so a test can see an answer arrive in pieces; video jobs short enough for a
+    // test, long enough to cancel or interrupt one while it runs.
+    simulator: { tokensPerSecond: 60, video: { processingMs: VIDEO_PROCESSING_MS } },
   });
 
   const response = await fetch(`${gateway.url}/v1/token`, {
@@ -68,7 +73,7 @@ export default async function setup(project: TestProject) {
   });
   if (!response.ok) throw new Error(`POST /v1/token: ${response.status} ${await response.text()}`);
   const token = (await response.json()) as { key: string };
-  project.provide('gateway', { url: gateway.url, userKey: token.key });
+  project.provide('gateway', { url: gateway.url, userKey: token.key, adminKey });
 
   return async () => {
     await gateway.close(1_000);

@@ -55,3 +55,43 @@ export async function startEndlessStreamServer(
       }),
   };
 }
+
+/** A chat server that streams `answer` in pieces of `pieceLength` characters, then `[DONE]`. */
+export async function startScriptedStreamServer(
+  answer: string,
+  pieceLength = 7,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ error: { message: 'not here', type: 'not_found_error', code: null } }),
+      );
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (let at = 0; at < answer.length; at += pieceLength) {
+      const chunk = {
+        id: 'chatcmpl-scripted',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: 'scripted-model',
+        choices: [
+          { index: 0, delta: { content: answer.slice(at, at + pieceLength) }, finish_reason: null },
+        ],
+      };
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    }
+    res.end('data: [DONE]\n\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

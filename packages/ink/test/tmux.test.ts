@@ -8,6 +8,7 @@ import { createClient } from '@modelgate/core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { assertBuilt, CLI_PATH } from './cli-bin.js';
 import { flat } from './frames.js';
+import { writePng } from './images.js';
 
 function hasTmux(): boolean {
   try {
@@ -59,6 +60,11 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 10_000): 
 }
 
 const screen = () => tmux('capture-pane', '-p', '-t', session);
+/** Types a line and Enter. */
+const send = (line: string) => {
+  tmux('send-keys', '-t', session, '-l', line);
+  tmux('send-keys', '-t', session, 'Enter');
+};
 const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 describe.skipIf(!tmuxAvailable)('modelgate in tmux', () => {
@@ -73,7 +79,7 @@ describe.skipIf(!tmuxAvailable)('modelgate in tmux', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('chats with streaming, then /exit ends the process', async () => {
+  it('chats with streaming, switches the model in the picker, follows a video to its URL, then /exit ends the process', async () => {
     assertBuilt();
     const gateway = inject('gateway');
     const prompt = 'Hello from tmux';
@@ -102,18 +108,34 @@ describe.skipIf(!tmuxAvailable)('modelgate in tmux', () => {
       const s = screen();
       return s.includes('Type a message or /help') && /[\d.]+ credits/.test(s);
     });
-    tmux('send-keys', '-t', session, '-l', prompt);
-    tmux('send-keys', '-t', session, 'Enter');
+    send(prompt);
     await waitFor('the streamed answer', () => {
       const s = screen();
       return flat(s).includes(`› ${prompt} gpt-4o ${expected}`) && s.includes('Enter to send');
     });
-    expect(screen()).toMatch(
-      /gpt-4o · http:\/\/127\.0\.0\.1:\d+ · [1-9]\d* tokens · [\d.]+ credits/,
-    );
+    expect(screen()).toMatch(/gpt-4o · 127\.0\.0\.1:\d+ · [1-9]\d* tokens · [\d.]+ credits/);
 
-    tmux('send-keys', '-t', session, '-l', '/exit');
+    // The picker: ↓ moves to the next text model, Enter picks it.
+    const { data } = await client.models.list();
+    const ids = data
+      .filter((m) => m.type === 'text')
+      .map((m) => m.id)
+      .sort();
+    const next = ids[(ids.indexOf('gpt-4o') + 1) % ids.length] ?? '';
+    send('/model');
+    await waitFor('the model picker', () => screen().includes('Enter to pick'));
+    tmux('send-keys', '-t', session, 'Down');
+    await waitFor('the highlight to move', () => screen().includes(`› ${next} `));
     tmux('send-keys', '-t', session, 'Enter');
+    await waitFor('the new model', () => screen().includes(`model → ${next}`));
+    expect(screen()).toMatch(new RegExp(`^${next} · `, 'm'));
+
+    send('/video vidu-q2 a fox in tmux');
+    await waitFor('the video URL', () => /✓ video vidu-q2 vt_\w+ completed/.test(screen()), 15_000);
+    const url = flat(screen()).match(/https?:\/\/\S+\.mp4/)?.[0] ?? '';
+    expect((await fetch(url)).status).toBe(200);
+
+    send('/exit');
     await waitFor('the process to exit', () => {
       try {
         return readFileSync(exitFile, 'utf8').trim() !== '';
@@ -123,5 +145,70 @@ describe.skipIf(!tmuxAvailable)('modelgate in tmux', () => {
     });
     expect(readFileSync(exitFile, 'utf8').trim()).toBe('0');
     await waitFor('the tmux session to end', () => !sessionAlive(), 5_000);
+  });
+
+  it('video --wait draws a progress bar; Ctrl+C asks, and "y" cancels the task', async () => {
+    assertBuilt();
+    const gateway = inject('gateway');
+    const client = createClient({ baseUrl: gateway.url, apiKey: gateway.userKey });
+    const videoExit = join(dir, 'video-exit-code');
+    const command = [
+      'env -u CI',
+      `MODELGATE_BASE_URL=${shellQuote(gateway.url)}`,
+      `MODELGATE_API_KEY=${shellQuote(gateway.userKey)}`,
+      shellQuote(process.execPath),
+      shellQuote(CLI_PATH),
+      "video 'a cancelled comet' --model vidu-q2 --wait",
+      `; echo $? > ${shellQuote(videoExit)}; sleep 30`,
+    ].join(' ');
+    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '20', command);
+    await waitFor('the progress bar', () => /vidu-q2 vt_\w+ \[[█░]+\] \d+%/.test(screen()));
+    const taskId = screen().match(/vt_\w+/)?.[0] ?? '';
+    tmux('send-keys', '-t', session, 'C-c');
+    await waitFor('the question', () =>
+      screen().includes(`Cancel task ${taskId} on the gateway? [y/N]`),
+    );
+    send('y');
+    await waitFor('the exit code', () => {
+      try {
+        return readFileSync(videoExit, 'utf8').trim() !== '';
+      } catch {
+        return false;
+      }
+    });
+    expect(readFileSync(videoExit, 'utf8').trim()).toBe('130');
+    expect(screen()).toMatch(new RegExp(`${taskId} {2}vidu-q2 {2}cancelled`));
+    expect((await client.video.generations.retrieve(taskId)).status).toBe('cancelled');
+    tmux('kill-session', '-t', session);
+  });
+
+  it('upload draws a progress bar on the terminal, then prints the URL', async () => {
+    assertBuilt();
+    const gateway = inject('gateway');
+    const image = writePng(dir, 'big.png', 3_000_000);
+    const uploadExit = join(dir, 'upload-exit-code');
+    const command = [
+      'env -u CI',
+      `MODELGATE_BASE_URL=${shellQuote(gateway.url)}`,
+      `MODELGATE_API_KEY=${shellQuote(gateway.userKey)}`,
+      shellQuote(process.execPath),
+      shellQuote(CLI_PATH),
+      'upload',
+      shellQuote(image),
+      `; echo $? > ${shellQuote(uploadExit)}; sleep 30`,
+    ].join(' ');
+    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '20', command);
+    await waitFor('the exit code', () => {
+      try {
+        return readFileSync(uploadExit, 'utf8').trim() !== '';
+      } catch {
+        return false;
+      }
+    });
+    expect(readFileSync(uploadExit, 'utf8').trim()).toBe('0');
+    expect(screen()).toMatch(
+      /^upload big\.png \[█{20}\] 100%\nhttps?:\/\/\S+\/files\/file-\w+\.png$/m,
+    );
+    tmux('kill-session', '-t', session);
   });
 });

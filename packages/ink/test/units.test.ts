@@ -3,10 +3,14 @@
 import { AuthenticationError, ConnectionError } from '@modelgate/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseCliArgs } from '../src/args.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, selectProfile } from '../src/config.js';
+import { configFilePath } from '../src/config-file.js';
 import { describeError, formatError } from '../src/errors.js';
+import { formatBalance, formatCreditsLeft } from '../src/format.js';
 import { parseInputLine } from '../src/slash-commands.js';
 import { createTokenBatcher } from '../src/token-batcher.js';
+import { lastParagraphBreak, splitMarkdown } from '../src/ui/markdown.js';
+import { fitStatusLine } from '../src/ui/status-text.js';
 import { tailThatFits } from '../src/ui/tail.js';
 
 describe('parseCliArgs + loadConfig', () => {
@@ -90,5 +94,137 @@ describe('tailThatFits', () => {
     expect(tailThatFits('a\nb', 80, 5)).toBe('a\nb');
     expect(tailThatFits('x'.repeat(30), 10, 2)).toBe(`…${'x'.repeat(19)}`);
     expect(tailThatFits('anything', 10, Number.POSITIVE_INFINITY)).toBe('anything');
+  });
+});
+
+describe('profiles in the precedence', () => {
+  it('flags > env > profile > defaults, per setting', () => {
+    const profile = {
+      baseUrl: 'http://profile/',
+      apiKey: 'sk-profile',
+      model: 'profile-model',
+      adminKey: 'sk-admin',
+    };
+    expect(loadConfig({}, {}, profile)).toEqual({
+      baseUrl: 'http://profile',
+      apiKey: 'sk-profile',
+      adminKey: 'sk-admin',
+      model: 'profile-model',
+    });
+    expect(
+      loadConfig(
+        { model: 'flag-model' },
+        { MODELGATE_MODEL: 'env-model', MODELGATE_API_KEY: 'sk-env' },
+        profile,
+      ),
+    ).toMatchObject({ baseUrl: 'http://profile', apiKey: 'sk-env', model: 'flag-model' });
+  });
+
+  it('selects --profile, then MODELGATE_PROFILE, then the current one', () => {
+    const file = { current: 'a', profiles: { a: { model: 'ma' }, b: { model: 'mb' } } };
+    expect(selectProfile({}, {}, file)).toEqual({ ok: true, name: 'a', profile: { model: 'ma' } });
+    expect(selectProfile({}, { MODELGATE_PROFILE: 'b' }, file)).toMatchObject({ name: 'b' });
+    expect(selectProfile({ profile: 'a' }, { MODELGATE_PROFILE: 'b' }, file)).toMatchObject({
+      name: 'a',
+    });
+    expect(selectProfile({ profile: 'c' }, {}, file)).toMatchObject({ ok: false });
+    // A current profile that was deleted from the file is no error: no profile then.
+    expect(selectProfile({}, {}, { current: 'gone', profiles: {} })).toEqual({
+      ok: true,
+      name: undefined,
+      profile: {},
+    });
+  });
+
+  it('finds the file under XDG_CONFIG_HOME, else ~/.config', () => {
+    expect(configFilePath({ XDG_CONFIG_HOME: '/x' })).toBe('/x/modelgate/config.json');
+    expect(configFilePath({ HOME: '/home/u' })).toBe('/home/u/.config/modelgate/config.json');
+  });
+});
+
+describe('parseCliArgs (one-shot commands)', () => {
+  it('parses video, upload, token and config commands', () => {
+    expect(
+      parseCliArgs(['video', 'a', 'fox', '-m', 'vidu-q2', '--duration', '4', '--wait']),
+    ).toMatchObject({
+      command: { name: 'video', prompt: 'a fox', model: 'vidu-q2', duration: 4, wait: true },
+    });
+    expect(parseCliArgs(['video', 'status', 'vt_1'])).toMatchObject({
+      command: { name: 'video-status', taskId: 'vt_1' },
+    });
+    expect(parseCliArgs(['video', 'list', '--limit', 'x'])).toMatchObject({ ok: false });
+    expect(parseCliArgs(['token', 'create', '--name', 'n', '--quota', '1.5'])).toMatchObject({
+      command: { name: 'token-create', tokenName: 'n', quota: 1_500_000 },
+    });
+    expect(parseCliArgs(['token', 'create', '--name', 'n', '--quota', '-1'])).toMatchObject({
+      ok: false,
+    });
+    expect(parseCliArgs(['config', 'set', 'baseUrl', 'http://x'])).toMatchObject({
+      command: { name: 'config-set', key: 'baseUrl', value: 'http://x' },
+    });
+    expect(parseCliArgs(['config', 'set', 'colour', 'red'])).toMatchObject({ ok: false });
+    expect(parseCliArgs(['upload'])).toMatchObject({ ok: false });
+  });
+});
+
+describe('splitMarkdown / lastParagraphBreak', () => {
+  it('separates fenced code from prose, an unclosed fence running to the end', () => {
+    expect(splitMarkdown('Run:\n```sh\nls\n\npwd\n```\nDone.')).toEqual([
+      { kind: 'text', text: 'Run:' },
+      { kind: 'code', language: 'sh', code: 'ls\n\npwd' },
+      { kind: 'text', text: 'Done.' },
+    ]);
+    expect(splitMarkdown('```\nstill going')).toEqual([
+      { kind: 'code', language: '', code: 'still going' },
+    ]);
+  });
+
+  it('never finds a paragraph break inside an open fence', () => {
+    expect(lastParagraphBreak('a\n\nb')).toBe(1);
+    expect(lastParagraphBreak('a\n\n```\nx\n\ny')).toBe(1);
+    expect(lastParagraphBreak('```\nx\n\ny\n```\n\nz')).toBe(12);
+    expect(lastParagraphBreak('a\nb')).toBe(-1);
+  });
+});
+
+describe('fitStatusLine', () => {
+  const parts = {
+    model: 'claude-sonnet-4-5',
+    baseUrl: 'https://gateway.internal.example.com:8443',
+    tokens: '12,345 tokens',
+    credits: '99.999865 credits',
+    hint: 'Enter to send · /help',
+  };
+  it('keeps everything when it fits, drops the address, then tokens, then the hint', () => {
+    const wide = fitStatusLine(parts, 120);
+    expect(wide.left).toBe(
+      'claude-sonnet-4-5 · gateway.internal.example.com:8443 · 12,345 tokens · 99.999865 credits',
+    );
+    for (const columns of [80, 60, 40, 30, 10]) {
+      const { left, right } = fitStatusLine(parts, columns);
+      expect(left.length + (right ? right.length + 1 : 0)).toBeLessThanOrEqual(columns);
+    }
+    expect(fitStatusLine(parts, 80)).toEqual({
+      left: 'claude-sonnet-4-5 · 12,345 tokens · 99.999865 credits',
+      right: 'Enter to send · /help',
+    });
+    expect(fitStatusLine(parts, 40)).toEqual({
+      left: 'claude-sonnet-4-5 · 99.999865 credits',
+      right: '',
+    });
+  });
+});
+
+describe('formatBalance', () => {
+  it('says unlimited for a key without a grant', () => {
+    const summary = {
+      object: 'credit_summary' as const,
+      total_granted: 0.5,
+      total_used: 0.5,
+      total_available: 0,
+      grants: { object: 'list' as const, data: [] },
+    };
+    expect(formatBalance(summary)).toBe('unlimited credits (0.5 used)');
+    expect(formatCreditsLeft(summary)).toBe('unlimited');
   });
 });

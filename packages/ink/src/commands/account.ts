@@ -1,8 +1,7 @@
 // `modelgate models` and `modelgate balance`: one request, one answer on stdout.
 import type { ModelgateClient } from '@modelgate/core';
-import { describeError, formatError } from '../errors.js';
 import { formatBalance, formatModelTable } from '../format.js';
-import { type CommandIO, ExitCode } from './io.js';
+import { type CommandIO, ExitCode, reportFailure } from './io.js';
 
 export interface AccountCommandInput {
   client: ModelgateClient;
@@ -48,7 +47,6 @@ async function run(io: CommandIO, produce: () => Promise<string>): Promise<numbe
     io.stdout.write(`${await produce()}\n`);
     return ExitCode.ok;
   } catch (error) {
-    io.stderr.write(`modelgate: ${formatError(describeError(error))}\n`);
-    return ExitCode.failed;
+    return reportFailure(io, error);
   }
 }

@@ -3,13 +3,15 @@ import type { CompletionUsage, ModelgateClient } from '@modelgate/core';
 import { streamChatCompletion } from '@modelgate/stream';
 import { describeError, formatError, isAbortError } from '../errors.js';
 import { formatCount } from '../format.js';
-import { type CommandIO, ExitCode, readAll } from './io.js';
+import { type CommandIO, ExitCode, readAll, reportFailure } from './io.js';
 
 export interface ChatCommandInput {
   client: ModelgateClient;
   model: string;
   /** The prompt; `-` or `undefined` with a piped stdin reads it from stdin. */
   prompt: string | undefined;
+  /** Print the whole `chat.completion` as JSON once it is done, instead of streaming text. */
+  json?: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function runChatCommand(input: ChatCommandInput, io: CommandIO): Pr
     io.stderr.write('modelgate: chat needs a prompt: modelgate chat "…" (or - to read stdin)\n');
     return ExitCode.usage;
   }
+  if (input.json) return printCompletionJson(input, prompt, io);
 
   const stream = streamChatCompletion(
     input.client,
@@ -59,6 +62,24 @@ export async function runChatCommand(input: ChatCommandInput, io: CommandIO): Pr
     io.stderr.write(`\x1b[2m${input.model} · ${formatCount(usage.total_tokens)} tokens\x1b[22m\n`);
   }
   return ExitCode.ok;
+}
+
+/** One request without streaming: scripts get a single JSON document (the answer and its usage). */
+async function printCompletionJson(
+  input: ChatCommandInput,
+  prompt: string,
+  io: CommandIO,
+): Promise<number> {
+  try {
+    const completion = await input.client.chat.completions.create(
+      { model: input.model, messages: [{ role: 'user', content: prompt }] },
+      { signal: io.signal },
+    );
+    io.stdout.write(`${JSON.stringify(completion, null, 2)}\n`);
+    return ExitCode.ok;
+  } catch (error) {
+    return isAbortError(error) ? ExitCode.interrupted : reportFailure(io, error);
+  }
 }
 
 async function resolvePrompt(

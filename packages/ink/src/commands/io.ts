@@ -1,4 +1,6 @@
 // The streams a one-shot command reads and writes: process.* in the binary, PassThroughs in tests.
+import { createInterface } from 'node:readline';
+import { describeError, formatError } from '../errors.js';
 
 export interface CommandIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -15,6 +17,10 @@ export const ExitCode = {
   failed: 1,
   /** Bad flags or arguments: the usage text is on stderr. */
   usage: 2,
+  /** A video task ended `failed` or `cancelled` (`video --wait`). */
+  taskFailed: 3,
+  /** The config file is unreadable or malformed, or could not be written. */
+  config: 4,
   /** Interrupted with Ctrl+C. */
   interrupted: 130,
 } as const;
@@ -25,4 +31,27 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   stream.setEncoding('utf8');
   for await (const chunk of stream) text += chunk as string;
   return text;
+}
+
+/** Writes `question` to stderr and resolves with the next line typed (`''` at end of input). */
+export function ask(io: CommandIO, question: string): Promise<string> {
+  io.stderr.write(question);
+  const lines = createInterface({ input: io.stdin, terminal: false });
+  return new Promise((resolve) => {
+    let answered = false;
+    const finish = (line: string) => {
+      if (answered) return;
+      answered = true;
+      lines.close();
+      resolve(line.trim());
+    };
+    lines.once('line', finish);
+    lines.once('close', () => finish(''));
+  });
+}
+
+/** Prints a failure as `modelgate: <status> <code>: <message>` and returns exit code 1. */
+export function reportFailure(io: CommandIO, error: unknown): number {
+  io.stderr.write(`modelgate: ${formatError(describeError(error))}\n`);
+  return ExitCode.failed;
 }

@@ -1,21 +1,20 @@
 // The interactive chat screen: scrollback (printed once), the streaming answer, running video tasks,
 // the prompt, and a status line.
-import {
-  type ChatMessage,
-  type CreditSummary,
-  createClient,
-  type ModelgateClient,
-} from '@modelgate/core';
+import { type ChatMessage, createClient, type Model, type ModelgateClient } from '@modelgate/core';
 import { Box, Static, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { userMessage } from '../chat-content.js';
 import type { CliConfig } from '../config.js';
-import { describeError, type ErrorInfo } from '../errors.js';
-import { formatBalance, formatModelTable } from '../format.js';
+import { describeError } from '../errors.js';
+import { formatBalance, formatCount, formatModelTable, formatTurnCost } from '../format.js';
 import { type InputAction, parseInputLine, SLASH_HELP } from '../slash-commands.js';
+import { ModelPicker } from './ModelPicker.js';
 import { PromptInput } from './PromptInput.js';
 import { StatusLine } from './StatusLine.js';
 import { type Entry, EntryView, StreamingView, VideoProgressView } from './Transcript.js';
+import { useAttachments } from './use-attachments.js';
 import { useChatStream } from './use-chat-stream.js';
+import { useCredits } from './use-credits.js';
 import { useVideoTasks } from './use-video-tasks.js';
 
 /** Entries are appended only: `<Static>` prints each once. Distributive so `id` can be left out. */
@@ -66,7 +65,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
   const [input, setInput] = useState('');
   const [submitted, setSubmitted] = useState<string[]>([]);
   const [sessionTokens, setSessionTokens] = useState(0);
-  const [credits, setCredits] = useState<number | ErrorInfo | undefined>(undefined);
+  const [picker, setPicker] = useState<Model[] | null>(null);
   const [exitArmed, setExitArmed] = useState(false);
   // What the model has been told so far; /clear empties it.
   const conversation = useRef<ChatMessage[]>([]);
@@ -92,26 +91,20 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
   );
   const videos = useVideoTasks(client, videoPollMs);
 
-  // The balance for the status line; also what /balance prints.
-  const refreshCredits = useCallback(async (): Promise<CreditSummary | ErrorInfo> => {
-    let result: CreditSummary | ErrorInfo;
-    try {
-      result = await client.billing.creditGrants({ maxRetries: 0 });
-    } catch (error) {
-      result = describeError(error);
-    }
-    if (mounted.current) setCredits('total_available' in result ? result.total_available : result);
-    return result;
-  }, [client]);
-
-  useEffect(() => {
-    void refreshCredits();
-  }, [refreshCredits]);
+  const { credits, lastSummary, refresh: refreshCredits } = useCredits(client);
+  const attachments = useAttachments(client);
 
   const sendPrompt = useCallback(
     async (text: string) => {
-      append({ kind: 'user', text });
-      const messages: ChatMessage[] = [...conversation.current, { role: 'user', content: text }];
+      const images = attachments.take();
+      append({
+        kind: 'user',
+        text: images.length > 0 ? `${text} [+${images.length} image]` : text,
+      });
+      // The balance before the turn; read now if the first read has not answered yet.
+      const known = lastSummary();
+      const before = known ?? (await refreshCredits());
+      const messages: ChatMessage[] = [...conversation.current, userMessage(text, images)];
       const outcome = await chat.send(model, messages);
       if (!mounted.current) return;
       if (outcome.kind === 'failed') {
@@ -133,13 +126,14 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
         continued: outcome.continued,
         stopped: outcome.kind === 'stopped',
       });
-      if (outcome.kind === 'done' && outcome.usage) {
-        const used = outcome.usage.total_tokens;
-        setSessionTokens((total) => total + used);
+      const tokens = outcome.kind === 'done' ? (outcome.usage?.total_tokens ?? 0) : 0;
+      setSessionTokens((total) => total + tokens);
+      const after = await refreshCredits();
+      if (mounted.current && 'total_used' in before && 'total_used' in after) {
+        append({ kind: 'info', lines: [formatTurnCost(tokens, before, after)] });
       }
-      void refreshCredits();
     },
-    [append, chat, model, refreshCredits],
+    [append, attachments, chat, lastSummary, model, refreshCredits],
   );
 
   const startVideo = useCallback(
@@ -151,6 +145,41 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       void refreshCredits();
     },
     [append, videos, refreshCredits],
+  );
+
+  // The picker offers the text models: a video model cannot answer a chat.
+  const openPicker = useCallback(async () => {
+    try {
+      const list = await client.models.list();
+      const models = list.data.filter((m) => m.type === 'text');
+      if (mounted.current) setPicker(models.sort((a, b) => a.id.localeCompare(b.id)));
+    } catch (error) {
+      append({ kind: 'error', error: describeError(error) });
+    }
+  }, [append, client]);
+
+  const pick = (id: string) => {
+    setPicker(null);
+    setModel(id);
+    append({ kind: 'info', lines: [`model → ${id}`] });
+  };
+
+  const attach = useCallback(
+    async (path: string | undefined) => {
+      if (path === undefined) {
+        const names = attachments.files.map((file) => `${file.filename} ${file.url}`);
+        return append({ kind: 'info', lines: names.length > 0 ? names : ['nothing attached'] });
+      }
+      append({ kind: 'info', lines: [`uploading ${path}…`] });
+      try {
+        const file = await attachments.attach(path);
+        const size = `${formatCount(file.size)} bytes`;
+        append({ kind: 'info', lines: [`attached ${file.filename} (${size}) ${file.url}`] });
+      } catch (error) {
+        append({ kind: 'error', error: describeError(error) });
+      }
+    },
+    [append, attachments],
   );
 
   const run = useCallback(
@@ -166,9 +195,14 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
           conversation.current = [];
           return append({ kind: 'info', lines: ['── new conversation ──'] });
         case 'model':
-          if (!action.id) return append({ kind: 'info', lines: [`model: ${model}`] });
+          if (!action.id) return openPicker();
           setModel(action.id);
           return append({ kind: 'info', lines: [`model → ${action.id}`] });
+        case 'attach':
+          return attach(action.path);
+        case 'detach':
+          attachments.clear();
+          return append({ kind: 'info', lines: ['attachments dropped'] });
         case 'models':
           try {
             const list = await client.models.list();
@@ -191,7 +225,18 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
           });
       }
     },
-    [append, client, exit, model, refreshCredits, sendPrompt, startVideo],
+    [
+      append,
+      attach,
+      attachments,
+      client,
+      exit,
+      model,
+      openPicker,
+      refreshCredits,
+      sendPrompt,
+      startVideo,
+    ],
   );
 
   const busy = chat.streaming !== null;
@@ -207,6 +252,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
   };
 
   useInput((key, info) => {
+    if (picker) return;
     const ctrlC = info.ctrl && key === 'c';
     if (info.escape) {
       chat.stop();
@@ -238,7 +284,9 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       ? 'Esc to stop'
       : videos.active.length > 0
         ? `${videos.active.length} video task(s) running`
-        : 'Enter to send · /help';
+        : attachments.files.length > 0
+          ? `${attachments.files.length} image(s) attached`
+          : 'Enter to send · /help';
 
   return (
     <Box flexDirection="column">
@@ -247,8 +295,17 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       {videos.active.map((video) => (
         <VideoProgressView key={video.key} video={video} />
       ))}
+      {picker ? (
+        <ModelPicker
+          models={picker}
+          current={model}
+          onSelect={pick}
+          onCancel={() => setPicker(null)}
+        />
+      ) : null}
       <Box borderStyle="round" borderColor={busy ? 'gray' : 'cyan'} paddingX={1} marginTop={1}>
         <PromptInput
+          isActive={picker === null}
           value={input}
           onChange={setInput}
           onSubmit={submit}

@@ -5,6 +5,7 @@ import { Box, Text, useStdout } from 'ink';
 import type { ErrorInfo } from '../errors.js';
 import { formatError } from '../errors.js';
 import { progressBar } from '../format.js';
+import { type MarkdownSegment, splitMarkdown } from './markdown.js';
 import { tailThatFits } from './tail.js';
 import type { StreamingAnswer } from './use-chat-stream.js';
 import type { ActiveVideo } from './use-video-tasks.js';
@@ -40,7 +41,7 @@ export function EntryView({ entry }: { entry: Entry }) {
       return (
         <Box flexDirection="column" marginTop={entry.continued ? 1 : 0}>
           {entry.continued ? null : <Text color="magenta">{entry.model}</Text>}
-          {entry.text ? <Text>{entry.text}</Text> : null}
+          {entry.text ? <MarkdownView text={entry.text} /> : null}
           {entry.stopped ? <Text dimColor>[stopped]</Text> : null}
         </Box>
       );
@@ -65,6 +66,28 @@ export function EntryView({ entry }: { entry: Entry }) {
     case 'video':
       return <FinishedVideo prompt={entry.prompt} task={entry.task} />;
   }
+}
+
+/** Prose as it is; each fenced code block in a box, its language on top, the code in color. */
+export function MarkdownView({ text }: { text: string }) {
+  return (
+    <Box flexDirection="column">
+      {splitMarkdown(text).map((segment, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a finished answer's segments never change.
+        <SegmentView key={index} segment={segment} />
+      ))}
+    </Box>
+  );
+}
+
+function SegmentView({ segment }: { segment: MarkdownSegment }) {
+  if (segment.kind === 'text') return <Text>{segment.text}</Text>;
+  return (
+    <Box flexDirection="column" borderStyle="single" borderColor="gray" paddingX={1}>
+      {segment.language ? <Text dimColor>{segment.language}</Text> : null}
+      <Text color="yellow">{segment.code}</Text>
+    </Box>
+  );
 }
 
 function FinishedVideo({ prompt, task }: { prompt: string; task: VideoTask }) {
@@ -106,7 +129,7 @@ export function StreamingView({ model, text, continued }: StreamingAnswer) {
   );
 }
 
-/** A running video task: status and a progress bar, redrawn on every poll. */
+/** A running video task: status and a progress bar, redrawn on every poll; fits 80 columns. */
 export function VideoProgressView({ video }: { video: ActiveVideo }) {
   const task = video.task;
   const status = task ? task.status : 'submitting';
@@ -114,7 +137,7 @@ export function VideoProgressView({ video }: { video: ActiveVideo }) {
   return (
     <Text>
       <Text color="yellow">◌ video {video.model}</Text> {task ? `${task.task_id} ` : ''}
-      {status} {progressBar(percent)} {Math.round(percent)}%
+      {status} {progressBar(percent, 10)} {Math.round(percent)}%
     </Text>
   );
 }

@@ -4,6 +4,7 @@ import { type ChatCompletionStream, streamChatCompletion } from '@modelgate/stre
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError, type ErrorInfo, isAbortError } from '../errors.js';
 import { createTokenBatcher } from '../token-batcher.js';
+import { lastParagraphBreak } from './markdown.js';
 
 /** The answer being streamed, as the screen shows it. */
 export interface StreamingAnswer {
@@ -43,7 +44,11 @@ export interface ChatStreamControls {
 
 /**
  * Tokens are batched (one redraw per `batchMs` at most), and each finished paragraph (text before a
- * blank line) goes to `onParagraphs` once, so a long answer never redraws more than its last paragraph.
+ * blank line outside a code fence) goes to `onParagraphs` once, so a long answer never redraws more
+ * than its last paragraph, and a code block is printed whole.
+ *
+ * This hook and `watchVideoTask` are the only places the screen streams or polls: a shared chat
+ * session can replace this hook behind the same `ChatStreamControls` without touching the screen.
  *
  * @example
  * ```tsx
@@ -78,7 +83,7 @@ export function useChatStream(
       let handedOver = 0; // text[0, handedOver) went to onParagraphs
       setStreaming({ model, text: '', continued: false });
       const batcher = createTokenBatcher((text) => {
-        const cut = text.lastIndexOf('\n\n');
+        const cut = lastParagraphBreak(text);
         if (paragraphsHandler.current && cut >= handedOver) {
           const part = text.slice(handedOver, cut);
           if (part.trim() !== '') {
