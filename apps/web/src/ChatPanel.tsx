@@ -42,7 +42,7 @@ export function ChatPanel({
 
   // The chat formats carry text only: an image goes into the message as its CDN URL.
   const attachImage = () => {
-    if (image) setInput(`${input}${input ? '\n' : ''}Image: ${image.url}`);
+    if (image) setInput(`${input}${input ? ' ' : ''}Image: ${image.url}`);
   };
 
   return (

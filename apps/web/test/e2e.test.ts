@@ -218,7 +218,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     await page.getByLabel('Message').fill('What is in this picture?');
     await page.getByRole('button', { name: 'Attach image' }).click();
     expect(await page.getByLabel('Message').inputValue()).toBe(
-      `What is in this picture?\nImage: ${src}`,
+      `What is in this picture? Image: ${src}`,
     );
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 15_000 });
