@@ -1,0 +1,98 @@
+// This app's README, executed: its commands are the root's scripts, `pnpm web` serves the app with
+// every import resolved (what failed when @modelgate/react had never been built), and its curl line
+// makes a key on a real gateway.
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createClient } from '@modelgate/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSnippets, substitute } from '../../../scripts/readme-snippets.js';
+import { startTestGateway, type TestGateway } from '../../../packages/stream/test/gateway.js';
+
+const appRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = join(appRoot, '..', '..');
+const [commands, curl] = readSnippets(join(appRoot, 'README.md'), ['sh']);
+const rootScripts: Record<string, string> = JSON.parse(
+  readFileSync(join(repoRoot, 'package.json'), 'utf8'),
+).scripts;
+
+/** `pnpm <name>` lines of a shell block, comments dropped. */
+function pnpmCommands(code: string): string[] {
+  return code
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter((line) => line.startsWith('pnpm '))
+    .map((line) => line.slice('pnpm '.length));
+}
+
+describe('README: run it from the repository', () => {
+  it('names root scripts that build what the demo imports before serving it', () => {
+    expect(pnpmCommands(commands!.code)).toEqual(['install', 'start', 'web']);
+    // `pnpm start` then `pnpm --filter @modelgate/web dev` must find @modelgate/react built.
+    expect(rootScripts.start).toContain('--filter=@modelgate/web^...');
+    expect(rootScripts.web).toContain('--filter=@modelgate/web^...');
+  });
+
+  it('`pnpm web` serves the app with every import resolved', async () => {
+    // Run the script as pnpm would: `sh -c` at the root with the root's binaries on PATH.
+    const child = spawn('sh', ['-c', rootScripts.web!], {
+      cwd: repoRoot,
+      env: { ...process.env, PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}` },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const check = setInterval(() => {
+          const local = /Local:\s+(http:\/\/\S+)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''));
+          if (local) {
+            clearInterval(check);
+            resolve(local[1]!);
+          }
+        }, 100);
+        child.on('exit', (code) => {
+          clearInterval(check);
+          reject(new Error(`pnpm web exited with ${code}:\n${output}`));
+        });
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('/src/main.tsx');
+      // Vite compiles a module on request; an import it cannot resolve is a 500 here.
+      const panel = await fetch(new URL('/src/ChatPanel.tsx', url));
+      expect(panel.status, output).toBe(200);
+      expect(await panel.text()).toMatch(/packages\/react\/dist\/index\.js/);
+    } finally {
+      // The whole group (sh, turbo, vite); already gone when the script failed.
+      if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+    }
+  }, 240_000);
+});
+
+describe('README: make a key', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway();
+  });
+  afterAll(() => gateway?.close());
+
+  it('the curl line makes a key with 1,000 credits', async () => {
+    const { stdout } = await promisify(execFile)(
+      'bash',
+      ['-c', substitute(curl!.code, { 'http://localhost:8080': gateway.url })],
+      { env: { ...process.env, ADMIN_KEY: gateway.adminKey } },
+    );
+    const { key } = JSON.parse(stdout) as { key: string };
+    const balance = await createClient({ baseUrl: gateway.url, apiKey: key }).billing.creditGrants();
+    expect(balance.total_granted).toBe(1000);
+  });
+});
