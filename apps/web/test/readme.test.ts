@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createClient } from '@modelgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSnippets, substitute } from '../../../scripts/readme-snippets.js';
 import { startTestGateway, type TestGateway } from '../../../packages/stream/test/gateway.js';
+import { readSnippets, substitute } from '../../../scripts/readme-snippets.js';
 
 const appRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(appRoot, '..', '..');
@@ -39,7 +39,11 @@ describe('README: run it from the repository', () => {
     // Run the script as pnpm would: `sh -c` at the root with the root's binaries on PATH.
     const child = spawn('sh', ['-c', rootScripts.web!], {
       cwd: repoRoot,
-      env: { ...process.env, PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}` },
+      env: {
+        ...process.env,
+        PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}`,
+        NO_COLOR: '1', // plain "Local: http://…" lines
+      },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -53,7 +57,7 @@ describe('README: run it from the repository', () => {
     try {
       const url = await new Promise<string>((resolve, reject) => {
         const check = setInterval(() => {
-          const local = /Local:\s+(http:\/\/\S+)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''));
+          const local = /Local:\s+(http:\/\/[^\s/]+\/)/.exec(output);
           if (local) {
             clearInterval(check);
             resolve(local[1]!);
@@ -92,7 +96,10 @@ describe('README: make a key', () => {
       { env: { ...process.env, ADMIN_KEY: gateway.adminKey } },
     );
     const { key } = JSON.parse(stdout) as { key: string };
-    const balance = await createClient({ baseUrl: gateway.url, apiKey: key }).billing.creditGrants();
+    const balance = await createClient({
+      baseUrl: gateway.url,
+      apiKey: key,
+    }).billing.creditGrants();
     expect(balance.total_granted).toBe(1000);
   });
 });
