@@ -15,11 +15,15 @@ export type SessionMessage = ChatMessage & { id: string };
 export type MessageInput = string | ChatMessage | SessionMessage;
 
 let counter = 0;
-/** A random prefix per page load (or process), then a counter: unique without a clock. */
-const prefix = Math.random().toString(36).slice(2, 8);
+/**
+ * A random prefix per page load (or process), then a counter: unique without a clock. Made on first
+ * use, so importing the package runs nothing (bundlers drop what an app does not use).
+ */
+let prefix: string | undefined;
 
 /** A new message id, unique within this page or process. */
 export function createMessageId(): string {
+  prefix ??= Math.random().toString(36).slice(2, 8);
   counter += 1;
   return `msg-${prefix}-${counter}`;
 }
