@@ -95,3 +95,25 @@ export function runSnippet(
     return stdout;
   });
 }
+
+/** The root `package.json` scripts, by name. */
+export function rootScripts(repoRoot: string): Record<string, string> {
+  return JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts;
+}
+
+/**
+ * The `pnpm …` commands of a shell snippet that the repository does not have: each `pnpm <name>`
+ * (after `&&` too) must be `install` or a root script. Comments are ignored. Long-running commands
+ * (`pnpm start`, `pnpm web`) cannot run inside a test; this keeps them from naming a script that
+ * does not exist.
+ */
+export function unknownPnpmCommands(snippet: Snippet, repoRoot: string): string[] {
+  const scripts = rootScripts(repoRoot);
+  return snippet.code
+    .split('\n')
+    .flatMap((line) => line.replace(/#.*/, '').split('&&'))
+    .map((command) => command.trim())
+    .filter((command) => command.startsWith('pnpm '))
+    .map((command) => command.split(/\s+/)[1] ?? '')
+    .filter((name) => name !== 'install' && !(name in scripts));
+}

@@ -2,34 +2,28 @@
 // every import resolved (what failed when @modelgate/react had never been built), and its curl line
 // makes a key on a real gateway.
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createClient } from '@modelgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../../packages/stream/test/gateway.js';
-import { readSnippets, substitute } from '../../../scripts/readme-snippets.js';
+import {
+  rootScripts as readRootScripts,
+  readSnippets,
+  substitute,
+  unknownPnpmCommands,
+} from '../../../scripts/readme-snippets.js';
 
 const appRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(appRoot, '..', '..');
 const [commands, curl] = readSnippets(join(appRoot, 'README.md'), ['sh']);
-const rootScripts: Record<string, string> = JSON.parse(
-  readFileSync(join(repoRoot, 'package.json'), 'utf8'),
-).scripts;
-
-/** `pnpm <name>` lines of a shell block, comments dropped. */
-function pnpmCommands(code: string): string[] {
-  return code
-    .split('\n')
-    .map((line) => line.replace(/#.*/, '').trim())
-    .filter((line) => line.startsWith('pnpm '))
-    .map((line) => line.slice('pnpm '.length));
-}
+const rootScripts = readRootScripts(repoRoot);
 
 describe('README: run it from the repository', () => {
   it('names root scripts that build what the demo imports before serving it', () => {
-    expect(pnpmCommands(commands!.code)).toEqual(['install', 'start', 'web']);
+    expect(commands!.code).toMatch(/^pnpm install\npnpm start .*\npnpm web /);
+    expect(unknownPnpmCommands(commands!, repoRoot)).toEqual([]);
     // `pnpm start` then `pnpm --filter @modelgate/web dev` must find @modelgate/react built.
     expect(rootScripts.start).toContain('--filter=@modelgate/web^...');
     expect(rootScripts.web).toContain('--filter=@modelgate/web^...');

@@ -4,7 +4,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterAll, expect, inject, it } from 'vitest';
-import { readSnippets, withSnippetModule } from '../../../scripts/readme-snippets.js';
+import {
+  readSnippets,
+  unknownPnpmCommands,
+  withSnippetModule,
+} from '../../../scripts/readme-snippets.js';
 
 const gateway = inject('gateway');
 // Not `new URL(…, import.meta.url)`: in happy-dom `URL` is the DOM's, which node:url refuses.
@@ -42,4 +46,12 @@ it('the README app streams a chat answer and finishes a video', async () => {
   expect(document.querySelector('video')?.getAttribute('src')).toMatch(
     new RegExp(`^${gateway.cdnUrl}/videos/`),
   );
+});
+
+it('the README names only pnpm commands the repository has', () => {
+  const shell = readSnippets(join(packageDir, 'README.md'), ['sh']);
+  expect(shell.length).toBeGreaterThan(0);
+  for (const snippet of shell) {
+    expect(unknownPnpmCommands(snippet, join(packageDir, '..', '..'))).toEqual([]);
+  }
 });

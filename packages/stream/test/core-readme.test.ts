@@ -3,7 +3,7 @@
 // Each snippet runs as its own Node process from packages/core, against core's built dist/.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { readSnippets, runSnippet } from '../../../scripts/readme-snippets.js';
+import { readSnippets, runSnippet, unknownPnpmCommands } from '../../../scripts/readme-snippets.js';
 
 const gateway = inject('gateway');
 const coreDir = fileURLToPath(new URL('../../core/', import.meta.url));
@@ -19,6 +19,13 @@ function run(index: number, apiKey = gateway.apiKey): Promise<string> {
 describe("core's README snippets", () => {
   it('has the two snippets this test knows', () => {
     expect(snippets).toHaveLength(2);
+  });
+
+  it('names only pnpm commands the repository has', () => {
+    const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+    const shell = readSnippets(`${coreDir}README.md`, ['sh']);
+    expect(shell.length).toBeGreaterThan(0);
+    for (const snippet of shell) expect(unknownPnpmCommands(snippet, repoRoot)).toEqual([]);
   });
 
   it('makes a chat completion and prints its usage', async () => {

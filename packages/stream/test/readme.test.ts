@@ -2,7 +2,7 @@
 // a real gateway (the README's `http://localhost:8080` is the test gateway's address).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { readSnippets, runSnippet } from '../../../scripts/readme-snippets.js';
+import { readSnippets, runSnippet, unknownPnpmCommands } from '../../../scripts/readme-snippets.js';
 
 const gateway = inject('gateway');
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -15,7 +15,15 @@ function run(index: number): Promise<string> {
   });
 }
 
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
 describe('README snippets', () => {
+  it('names only pnpm commands the repository has', () => {
+    const shell = readSnippets(`${packageDir}README.md`, ['sh']);
+    expect(shell.length).toBeGreaterThan(0);
+    for (const snippet of shell) expect(unknownPnpmCommands(snippet, repoRoot)).toEqual([]);
+  });
+
   it('has the snippets this test knows', () => {
     expect(
       snippets.map((s) => s.code.match(/(ChatSession|waitForVideoTask|streamMessage)\(/)?.[1]),
