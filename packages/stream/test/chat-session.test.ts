@@ -45,7 +45,8 @@ describe('ChatSession on /v1/chat/completions', () => {
       client,
       model: 'gpt-4o-mini',
       pricePerMillionTokens: { input: 0.15, output: 0.6 },
-      onFinish: (message, details) => finished.push(`${details.finishReason}:${message.id}`),
+      onFinish: (message, details) =>
+        finished.push(`${details.finishReason}:${details.model}:${message.id}`),
     });
     const states = record(session);
     const before = session.getSnapshot();
@@ -64,7 +65,7 @@ describe('ChatSession on /v1/chat/completions', () => {
     expect(state.usage).toMatchObject(state.totalUsage); // the usage chunk may carry details too
     const { prompt_tokens, completion_tokens } = state.usage!;
     expect(state.cost).toBeCloseTo((prompt_tokens * 0.15 + completion_tokens * 0.6) / 1e6, 12);
-    expect(finished).toEqual([`stop:${answer!.id}`]);
+    expect(finished).toEqual([`stop:gpt-4o-mini:${answer!.id}`]);
 
     // submitted → streaming (the text grew through prefixes of the answer) → ready.
     const statuses = states.map((s) => s.status);

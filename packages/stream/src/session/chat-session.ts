@@ -38,6 +38,8 @@ export interface ChatFinishDetails {
   usage: CompletionUsage | undefined;
   /** The response's id: `chatcmpl-…` or `msg_…`. */
   responseId: string | undefined;
+  /** The model as the response names it (the gateway may resolve an alias). */
+  model: string | undefined;
 }
 
 /** Credits per million tokens, to turn usage into `cost` (the gateway's price for the model). */
@@ -277,6 +279,7 @@ export class ChatSession {
       finishReason: result.finishReason,
       usage: result.usage,
       responseId: result.responseId,
+      model: result.model,
     });
     return message;
   }

@@ -39,6 +39,8 @@ export interface TurnResult extends TurnProgress {
   usage: CompletionUsage | undefined;
   /** `chatcmpl-…` or `msg_…`. */
   responseId: string | undefined;
+  /** The model as the response names it (the gateway may resolve an alias). */
+  model: string | undefined;
 }
 
 export interface TurnRequest {
@@ -72,6 +74,7 @@ async function streamChatTurn(request: TurnRequest, body: ChatRequestExtras): Pr
   const result: TurnResult = emptyResult();
   for await (const chunk of stream) {
     result.responseId ??= chunk.id;
+    result.model ??= chunk.model;
     if (chunk.usage) result.usage = chunk.usage;
     const choice = chunk.choices.find((c) => c.index === 0);
     if (!choice) continue;
@@ -130,6 +133,7 @@ async function streamMessagesTurn(
   for await (const event of stream) {
     if (event.type === 'message_start') {
       result.responseId = event.message.id;
+      result.model = event.message.model;
       inputTokens = event.message.usage.input_tokens;
     } else if (event.type === 'message_delta') {
       result.finishReason = toFinishReason(event.delta.stop_reason);
@@ -188,7 +192,14 @@ function usageOf(input: number, output: number): CompletionUsage {
 }
 
 function emptyResult(): TurnResult {
-  return { text: '', toolCalls: [], finishReason: null, usage: undefined, responseId: undefined };
+  return {
+    text: '',
+    toolCalls: [],
+    finishReason: null,
+    usage: undefined,
+    responseId: undefined,
+    model: undefined,
+  };
 }
 
 /** A copy the caller may keep: the turn goes on mutating its own. */
