@@ -121,7 +121,7 @@ export function ChatPanel({
       {chat.usage && (
         <p className="hint" data-testid="chat-usage">
           Last answer: {chat.usage.prompt_tokens} in + {chat.usage.completion_tokens} out tokens ·
-          this conversation: {chat.totalUsage.total_tokens} tokens
+          this session: {chat.totalUsage.total_tokens} tokens
         </p>
       )}
     </section>

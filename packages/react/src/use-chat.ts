@@ -97,9 +97,9 @@ export interface UseChatResult {
   error: ModelgateError | undefined;
   /** Why the latest answer ended (`stop`, `length`, `tool_calls`, …, or `stopped` by `stop()`). */
   finishReason: TurnEnd | null;
-  /** Token counts of the latest completed answer. */
+  /** Token counts of the latest answer, once complete (undefined while streaming, stopped or failed). */
   usage: CompletionUsage | undefined;
-  /** Token counts of the whole conversation so far. */
+  /** Token counts of every completed answer of this hook's session, added up. */
   totalUsage: CompletionUsage;
   /** `totalUsage` in credits, when `pricePerMillionTokens` is given. */
   cost: number | undefined;

@@ -93,6 +93,7 @@ describe('ChatSession on /v1/chat/completions', () => {
     expect(state.status).toBe('ready');
     expect(state.finishReason).toBe('stopped');
     expect(state.error).toBeUndefined();
+    expect(state.usage).toBeUndefined(); // the server never sent it
     const kept = getMessageText(state.messages.at(-1)!);
     const expected = await chatReference('Please stop me early');
     expect(kept.length).toBeGreaterThan(0);

@@ -221,6 +221,7 @@ export class ChatSession {
       status: 'submitted',
       error: undefined,
       finishReason: null,
+      usage: undefined,
       toolCalls: [],
     });
     const { client, model, requestOptions } = this.settings;

@@ -21,9 +21,9 @@ export interface ChatSessionState {
   readonly error: ModelgateError | undefined;
   /** Why the latest turn ended; null while it runs, after an error, and before the first turn. */
   readonly finishReason: TurnEnd | null;
-  /** Token counts of the latest completed turn. */
+  /** Token counts of the latest turn once it completed (undefined while it runs, or if it was stopped or failed). */
   readonly usage: CompletionUsage | undefined;
-  /** Token counts of every completed turn of this session, added up. */
+  /** Token counts of every completed turn of this session, added up (clearing the messages keeps them). */
   readonly totalUsage: CompletionUsage;
   /** `totalUsage` in credits at the session's `pricePerMillionTokens`; undefined without a price. */
   readonly cost: number | undefined;
