@@ -1,5 +1,6 @@
 import { createClient, ModelgateError } from '@modelgate/core';
 import { act, renderHook, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { getMessageText, type UIMessage, useChat } from '../src/index.js';
 
@@ -216,6 +217,18 @@ describe('useChat against a real gateway', () => {
     expect(result.current.finishReason).toBe('stop');
     expect(result.current.usage?.completion_tokens).toBe(reference.usage.output_tokens);
     expect(result.current.totalUsage.total_tokens).toBeGreaterThan(0);
+  });
+
+  it('works under StrictMode (effects run twice on mount)', async () => {
+    const { result } = renderHook(
+      () => useChat({ baseUrl: gateway.url, apiKey: gateway.apiKey, model }),
+      { wrapper: StrictMode },
+    );
+    await act(() => result.current.append('Tell me about kites'));
+    expect(result.current.status).toBe('ready');
+    expect(getMessageText(result.current.messages[1]!)).toBe(
+      await referenceAnswer('Tell me about kites'),
+    );
   });
 
   it('keeps every function the same across renders and turns', async () => {
