@@ -1,12 +1,7 @@
-// The demo is served with /v1 proxied to a gateway, so the browser talks to one origin: the
-// gateway sends no CORS headers. MODELGATE_GATEWAY_URL picks the gateway (default: `pnpm start`'s).
+// The page talks to the gateway directly: the gateway answers CORS (MODELGATE_CORS_ORIGINS,
+// default `*`), so no proxy is needed in development or preview.
 import { defineConfig } from 'vite';
 
-const gateway = process.env.MODELGATE_GATEWAY_URL ?? 'http://localhost:8080';
-const proxy = { '/v1': { target: gateway } };
-
 export default defineConfig({
-  server: { proxy },
-  preview: { proxy },
   build: { outDir: 'dist', sourcemap: true },
 });

@@ -1,9 +1,12 @@
-// The demo: connection settings on top, chat and video panels below, one client for both.
-import { createClient } from '@modelgate/core';
-import { type FormEvent, useMemo, useState } from 'react';
+// The demo: connection settings and the key's balance on top, then an image upload, the chat and
+// video panels, one client for all of them.
+import { createClient, type FileObject } from '@modelgate/core';
+import { type FormEvent, useCallback, useMemo, useState } from 'react';
 import { ChatPanel } from './ChatPanel.js';
 import { ErrorNote } from './ErrorNote.js';
+import { ImageUpload } from './ImageUpload.js';
 import { useSettings } from './settings.js';
+import { useBalance } from './use-balance.js';
 import { useModels } from './use-models.js';
 import { VideoPanel } from './VideoPanel.js';
 
@@ -18,6 +21,11 @@ export function App() {
     [settings.baseUrl, settings.apiKey],
   );
   const { models, error, loading } = useModels(client);
+  const [image, setImage] = useState<FileObject | null>(null);
+  // Bumped after anything that spends credit, so the balance is read again.
+  const [spent, setSpent] = useState(0);
+  const onSpent = useCallback(() => setSpent((n) => n + 1), []);
+  const balance = useBalance(client, spent);
   const textModels = models.filter((m) => m.type === 'text');
   const videoModels = models.filter((m) => m.type === 'video');
 
@@ -58,14 +66,28 @@ export function App() {
                 ? 'Not connected'
                 : `Connected: ${textModels.length} text and ${videoModels.length} video models`}
         </span>
+        {balance.summary && (
+          <span className="balance" data-testid="balance">
+            Balance: <strong>{formatCredits(balance.summary.total_available)}</strong> of{' '}
+            {formatCredits(balance.summary.total_granted)} credits
+          </span>
+        )}
       </form>
       <ErrorNote error={error} />
       {client && models.length > 0 && (
-        <div className="panels">
-          <ChatPanel client={client} models={textModels} />
-          <VideoPanel client={client} models={videoModels} />
-        </div>
+        <>
+          <ImageUpload client={client} image={image} onUploaded={setImage} />
+          <div className="panels">
+            <ChatPanel client={client} models={textModels} image={image} onSpent={onSpent} />
+            <VideoPanel client={client} models={videoModels} image={image} onSpent={onSpent} />
+          </div>
+        </>
       )}
     </main>
   );
+}
+
+/** Credits are fractional (1 credit = 1,000,000 quota units): six decimals show every unit spent. */
+function formatCredits(credits: number): string {
+  return credits.toLocaleString('en-US', { maximumFractionDigits: 6 });
 }

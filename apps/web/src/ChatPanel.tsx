@@ -1,23 +1,29 @@
-// The chat panel: model picker, the conversation streaming in, send / stop, errors.
-import type { Model, ModelgateClient } from '@modelgate/core';
-import { getMessageText, useChat } from '@modelgate/react';
-import { useEffect, useRef, useState } from 'react';
+// The chat panel: model and API format pickers, the conversation streaming in, send / stop /
+// regenerate, token usage, an uploaded image attached by URL, errors.
+import type { FileObject, Model, ModelgateClient } from '@modelgate/core';
+import { getMessageText, type UseChatResult, useChat } from '@modelgate/react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { ErrorNote } from './ErrorNote.js';
 
-export function ChatPanel({ client, models }: { client: ModelgateClient; models: Model[] }) {
+type Format = 'chat' | 'messages';
+
+export function ChatPanel({
+  client,
+  models,
+  image,
+  onSpent,
+}: {
+  client: ModelgateClient;
+  models: Model[];
+  image: FileObject | null;
+  /** A turn ended (finished, stopped or failed): the balance changed. */
+  onSpent: () => void;
+}) {
   const [model, setModel] = useState('');
+  const [format, setFormat] = useState<Format>('chat');
   const selected = model || models[0]?.id || '';
-  const {
-    messages,
-    input,
-    handleInputChange,
-    handleSubmit,
-    isLoading,
-    status,
-    stop,
-    error,
-    setMessages,
-  } = useChat({ client, model: selected });
+  const chat = useChat({ client, model: selected, format });
+  const { messages, input, setInput, handleInputChange, handleSubmit, isLoading, status } = chat;
 
   // Keep the newest text in view while it streams.
   const listRef = useRef<HTMLDivElement>(null);
@@ -26,6 +32,18 @@ export function ChatPanel({ client, models }: { client: ModelgateClient; models:
     const list = listRef.current;
     if (list && lastText) list.scrollTop = list.scrollHeight;
   }, [lastText]);
+
+  // Every turn that ends has spent something (a stopped one too).
+  const wasLoading = useRef(false);
+  useEffect(() => {
+    if (wasLoading.current && !isLoading) onSpent();
+    wasLoading.current = isLoading;
+  }, [isLoading, onSpent]);
+
+  // The chat formats carry text only: an image goes into the message as its CDN URL.
+  const attachImage = () => {
+    if (image) setInput(`${input}${input ? ' ' : ''}Image: ${image.url}`);
+  };
 
   return (
     <section className="panel" aria-labelledby="chat-title">
@@ -46,25 +64,22 @@ export function ChatPanel({ client, models }: { client: ModelgateClient; models:
             ))}
           </select>
         </label>
+        <label>
+          API{' '}
+          <select
+            aria-label="Chat API"
+            value={format}
+            onChange={(e) => setFormat(e.target.value === 'messages' ? 'messages' : 'chat')}
+            disabled={isLoading}
+          >
+            <option value="chat">/v1/chat/completions</option>
+            <option value="messages">/v1/messages</option>
+          </select>
+        </label>
       </header>
-      <div ref={listRef} className="messages" data-testid="messages" aria-live="polite">
-        {messages.length === 0 && <p className="hint">Ask anything; the answer streams in.</p>}
-        {messages.map((m, i) => (
-          <div key={m.id} className={`message ${m.role}`} data-role={m.role}>
-            <span className="role">{m.role}</span>
-            <p>
-              {getMessageText(m)}
-              {isLoading && i === messages.length - 1 && m.role === 'assistant' && (
-                <span className="cursor" aria-hidden="true">
-                  ▍
-                </span>
-              )}
-            </p>
-          </div>
-        ))}
-        {status === 'submitted' && <p className="hint">Waiting for the first token…</p>}
-      </div>
-      <ErrorNote error={error} />
+      <Transcript chat={chat} listRef={listRef} />
+      {status === 'submitted' && <p className="hint">Waiting for the first token…</p>}
+      <ErrorNote error={chat.error} />
       <form className="composer" onSubmit={handleSubmit}>
         <input
           className="grow"
@@ -75,7 +90,7 @@ export function ChatPanel({ client, models }: { client: ModelgateClient; models:
           disabled={!selected}
         />
         {isLoading ? (
-          <button type="button" onClick={stop}>
+          <button type="button" onClick={chat.stop}>
             Stop
           </button>
         ) : (
@@ -83,15 +98,70 @@ export function ChatPanel({ client, models }: { client: ModelgateClient; models:
             Send
           </button>
         )}
+        <button type="button" className="secondary" onClick={attachImage} disabled={!image}>
+          Attach image
+        </button>
         <button
           type="button"
           className="secondary"
-          onClick={() => setMessages([])}
+          onClick={() => void chat.regenerate()}
+          disabled={isLoading || messages.length === 0}
+        >
+          Regenerate
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => chat.setMessages([])}
           disabled={isLoading}
         >
           Clear
         </button>
       </form>
+      {chat.usage && (
+        <p className="hint" data-testid="chat-usage">
+          Last answer: {chat.usage.prompt_tokens} in + {chat.usage.completion_tokens} out tokens ·
+          this session: {chat.totalUsage.total_tokens} tokens
+        </p>
+      )}
     </section>
+  );
+}
+
+function Transcript({
+  chat,
+  listRef,
+}: {
+  chat: UseChatResult;
+  listRef: RefObject<HTMLDivElement | null>;
+}) {
+  const { messages, isLoading, finishReason } = chat;
+  const last = messages.length - 1;
+  return (
+    <div ref={listRef} className="messages" data-testid="messages" aria-live="polite">
+      {messages.length === 0 && <p className="hint">Ask anything; the answer streams in.</p>}
+      {messages.map((m, i) => {
+        const stopped = i === last && m.role === 'assistant' && finishReason === 'stopped';
+        return (
+          <div
+            key={m.id}
+            className={`message ${m.role}`}
+            data-role={m.role}
+            data-stopped={stopped || undefined}
+          >
+            <span className="role">{m.role}</span>
+            <p>
+              {getMessageText(m)}
+              {isLoading && i === last && m.role === 'assistant' && (
+                <span className="cursor" aria-hidden="true">
+                  ▍
+                </span>
+              )}
+            </p>
+            {stopped && <span className="badge">stopped</span>}
+          </div>
+        );
+      })}
+    </div>
   );
 }

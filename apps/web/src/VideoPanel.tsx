@@ -1,12 +1,29 @@
 // The video panel: model picker, prompt and duration, submit, progress, the finished video.
-import type { Model, ModelgateClient, VideoModelId } from '@modelgate/core';
+import type { FileObject, Model, ModelgateClient, VideoModelId } from '@modelgate/core';
 import { useVideoTask } from '@modelgate/react';
 import { type FormEvent, useState } from 'react';
 import { ErrorNote } from './ErrorNote.js';
 
-export function VideoPanel({ client, models }: { client: ModelgateClient; models: Model[] }) {
-  // Models that need a first-frame image are listed but not offered: this demo sends text only.
-  const usable = models.filter((m) => m.video?.image_input !== 'required');
+export function VideoPanel({
+  client,
+  models,
+  image,
+  onSpent,
+}: {
+  client: ModelgateClient;
+  models: Model[];
+  /** The uploaded image, offered as the first frame. */
+  image: FileObject | null;
+  /** A task was submitted or finished: the balance changed. */
+  onSpent: () => void;
+}) {
+  const [useImage, setUseImage] = useState(true);
+  const withImage = image !== null && useImage;
+  // A model that needs a first frame is offered once an image is uploaded and chosen; a model that
+  // takes none is not offered with one.
+  const offered = (m: Model) =>
+    withImage ? m.video?.image_input !== 'none' : m.video?.image_input !== 'required';
+  const usable = models.filter(offered);
   const [modelId, setModelId] = useState('');
   const model = usable.find((m) => m.id === modelId) ?? usable[0];
   const [prompt, setPrompt] = useState('A red kite over a grey sea, slow camera pan');
@@ -18,13 +35,20 @@ export function VideoPanel({ client, models }: { client: ModelgateClient; models
       : model?.video?.default_duration;
 
   const { submit, task, status, progress, videoUrl, error, isFinal, isSubmitting, cancel } =
-    useVideoTask({ client, pollIntervalMs: 1000 });
+    useVideoTask({ client, pollIntervalMs: 1000, onFinish: onSpent });
   const running = status !== null && !isFinal;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!model) return;
-    void submit({ model: model.id as VideoModelId, prompt, duration: chosenDuration });
+    void submit({
+      model: model.id as VideoModelId,
+      prompt,
+      duration: chosenDuration,
+      ...(withImage ? { image_url: image.url } : {}),
+    }).then((taskId) => {
+      if (taskId) onSpent();
+    });
   };
 
   return (
@@ -41,9 +65,9 @@ export function VideoPanel({ client, models }: { client: ModelgateClient; models
             onChange={(e) => setModelId(e.target.value)}
           >
             {models.map((m) => (
-              <option key={m.id} value={m.id} disabled={m.video?.image_input === 'required'}>
+              <option key={m.id} value={m.id} disabled={!offered(m)}>
                 {m.id}
-                {m.video?.image_input === 'required' ? ' (needs an image)' : ''}
+                {offered(m) ? '' : withImage ? ' (takes no image)' : ' (needs an image)'}
               </option>
             ))}
           </select>
@@ -61,6 +85,16 @@ export function VideoPanel({ client, models }: { client: ModelgateClient; models
               </option>
             ))}
           </select>
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            aria-label="Use the uploaded image as the first frame"
+            checked={withImage}
+            disabled={!image}
+            onChange={(e) => setUseImage(e.target.checked)}
+          />
+          First frame: {image ? <code>{image.id}</code> : 'upload an image above'}
         </label>
         <label className="wide">
           Prompt

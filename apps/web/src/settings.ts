@@ -10,7 +10,8 @@ const STORAGE_KEY = 'modelgate.demo.settings';
 
 function defaults(): Settings {
   return {
-    baseUrl: import.meta.env.VITE_MODELGATE_BASE_URL || window.location.origin,
+    // `pnpm start`'s gateway; it answers CORS, so the page may live on another origin.
+    baseUrl: import.meta.env.VITE_MODELGATE_BASE_URL || 'http://localhost:8080',
     apiKey: import.meta.env.VITE_MODELGATE_API_KEY || '',
   };
 }

@@ -1,15 +1,16 @@
-// End to end in a real browser: build the demo, serve it with Vite's preview server (which proxies
-// /v1 to the gateway, as the gateway sends no CORS headers), start a real gateway in demo mode, and
-// drive Debian's Chromium through playwright-core: a streamed chat answer, then a finished video.
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// End to end in a real browser: build the demo, serve it with Vite's preview server, start a real
+// gateway in demo mode on another port (the page talks to it across origins, through the gateway's
+// CORS), and drive Debian's Chromium through playwright-core. Each step leaves a screenshot in
+// test-results/ (git-ignored).
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Gateway, startGateway } from '@modelgate/gateway';
+import { createClient, type ModelgateClient } from '@modelgate/core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../../../packages/stream/test/gateway.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -28,58 +29,49 @@ if (!hasChromium) {
 }
 
 const appRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CHAT_SHOT = '/tmp/modelgate-web-chat.png';
-const VIDEO_SHOT = '/tmp/modelgate-web-video.png';
-const PROGRESS_SHOT = '/tmp/modelgate-web-video-progress.png';
+/** Screenshots of every step, kept after the run (git-ignored). */
+const SHOTS = join(appRoot, 'test-results');
 
 describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
-  const adminKey = `sk-${randomBytes(48).toString('base64url').replace(/[-_]/g, '0').slice(0, 48)}`;
   let workDir: string;
-  let outDir: string;
-  let gateway: Gateway;
+  let gateway: TestGateway;
+  let api: ModelgateClient;
   let server: PreviewServer;
   let browser: Browser;
   let page: Page;
-  let apiKey: string;
-  let appUrl: string;
   const pageErrors: string[] = [];
+
+  const shot = (name: string) =>
+    page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+  /** The simulator answers deterministically: the same prompt, not streamed, is the reference. */
+  async function reference(prompt: string): Promise<string> {
+    const completion = await api.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: prompt }],
+    });
+    return completion.choices[0]?.message.content ?? '';
+  }
+
+  async function balanceText(): Promise<string> {
+    return (await page.getByTestId('balance').textContent()) ?? '';
+  }
 
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), 'mg-web-'));
-    outDir = join(workDir, 'dist');
-    gateway = await startGateway({
-      env: { LOG_LEVEL: 'warn', MODELGATE_VIDEO_POLL_INTERVAL_MS: '200' },
-      config: {
-        host: '127.0.0.1',
-        port: 0,
-        cdnPort: 0,
-        pgliteDir: 'memory://',
-        dataDir: join(workDir, 'data'),
-        adminKey,
-        drainTimeoutMs: 1_000,
-      },
-      // Paced tokens so the answer visibly streams; a video that takes a couple of polls.
-      simulator: { tokensPerSecond: 20, video: { processingMs: 2_000 } },
-    });
-    const token = await fetch(`${gateway.url}/v1/token`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'web-e2e', quota: 1_000_000_000 }),
-    });
-    apiKey = ((await token.json()) as { key: string }).key;
+    mkdirSync(SHOTS, { recursive: true });
+    // Paced tokens so the answer visibly streams (and can be stopped); a video that takes a few polls.
+    gateway = await startTestGateway({ tokensPerSecond: 20, videoProcessingMs: 2_000 });
+    api = createClient({ baseUrl: gateway.url, apiKey: gateway.apiKey });
 
+    const outDir = join(workDir, 'dist');
     await build({ root: appRoot, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-    // vite.config.ts proxies /v1 to MODELGATE_GATEWAY_URL: the same path `pnpm preview` takes.
-    process.env.MODELGATE_GATEWAY_URL = gateway.url;
     server = await preview({
       root: appRoot,
       logLevel: 'warn',
       build: { outDir },
       preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
     });
-    const address = server.httpServer.address();
-    if (!address || typeof address === 'string') throw new Error('preview server has no port');
-    appUrl = `http://127.0.0.1:${address.port}/`;
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -95,29 +87,46 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
         '--disable-dev-shm-usage',
       ],
     });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
   });
 
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    await gateway?.close(1_000);
-    delete process.env.MODELGATE_GATEWAY_URL;
+    await gateway?.close();
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('connects with a typed API key and lists the models', async () => {
-    await page.goto(appUrl);
+  function appUrl(): string {
+    const address = server.httpServer.address();
+    if (!address || typeof address === 'string') throw new Error('preview server has no port');
+    return `http://127.0.0.1:${address.port}/`;
+  }
+
+  async function connect(apiKey: string) {
+    await page.getByLabel('Gateway URL').fill(gateway.url);
     await page.getByLabel('API key').fill(apiKey);
     await page.getByRole('button', { name: 'Connect' }).click();
+  }
+
+  it('connects across origins with a typed key, lists the models and shows the balance', async () => {
+    await page.goto(appUrl());
+    await connect(gateway.apiKey);
     await page.getByText(/Connected: \d+ text and 9 video models/).waitFor({ timeout: 15_000 });
-    // The key is remembered across reloads.
+    await page.getByTestId('balance').waitFor({ timeout: 15_000 });
+    const summary = await api.billing.creditGrants();
+    expect(await balanceText()).toContain(
+      summary.total_available.toLocaleString('en-US', { maximumFractionDigits: 6 }),
+    );
+    // The settings are remembered across reloads.
     await page.reload();
     await page.getByText(/Connected:/).waitFor({ timeout: 15_000 });
+    await shot('01-connected');
   });
 
-  it('streams a chat answer into the page', async () => {
+  it('streams a chat answer into the page, then shows the lower balance', async () => {
+    const before = await balanceText();
     const prompt = 'Tell me about kites';
     await page.getByLabel('Message').fill(prompt);
     await page.getByRole('button', { name: 'Send' }).click();
@@ -137,41 +146,95 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 15_000 });
     const final = (await assistant.textContent()) ?? '';
 
-    // The simulator answers deterministically: compare with the same prompt, not streamed.
-    const reference = await fetch(`${gateway.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }] }),
-    });
-    const expected = ((await reference.json()) as { choices: { message: { content: string } }[] })
-      .choices[0]!.message.content;
+    const expected = await reference(prompt);
     expect(final).toBe(expected);
     expect(stillStreaming).toBe(true);
     expect(partial.length).toBeLessThan(expected.length);
     expect(expected.startsWith(partial)).toBe(true);
-    await page.screenshot({ path: CHAT_SHOT, fullPage: true });
+    await page.getByTestId('chat-usage').waitFor();
+    await page.waitForFunction(
+      (old) => document.querySelector('[data-testid=balance]')?.textContent !== old,
+      before,
+      { timeout: 15_000 },
+    );
+    await shot('02-chat-streamed');
+  });
+
+  it('Stop mid-stream keeps the partial answer, marked stopped', async () => {
+    await page.getByRole('button', { name: 'Clear' }).click();
+    const prompt = 'Please stop me early';
+    await page.getByLabel('Message').fill(prompt);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('[data-role=assistant] p')?.textContent ?? '')
+          .replace('▍', '')
+          .trim().length > 0,
+      undefined,
+      { timeout: 15_000, polling: 20 },
+    );
+    await page.getByRole('button', { name: 'Stop' }).click();
+    const stopped = page.locator('[data-role=assistant][data-stopped]');
+    await stopped.waitFor({ timeout: 5_000 });
+    expect(await stopped.locator('.badge').textContent()).toBe('stopped');
+    const kept = (await stopped.locator('p').textContent()) ?? '';
+    const expected = await reference(prompt);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(expected.length);
+    expect(expected.startsWith(kept)).toBe(true);
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await shot('03-chat-stopped');
   });
 
   it('shows a gateway error with its status and code', async () => {
-    // An unknown key: the page shows the 401 and its code instead of failing silently.
     await page.evaluate(() => localStorage.clear());
-    await page.getByLabel('API key').fill('sk-not-a-real-key');
-    await page.getByRole('button', { name: 'Connect' }).click();
+    await connect('sk-not-a-real-key');
     const alert = page.getByRole('alert').first();
     await alert.waitFor({ timeout: 15_000 });
     expect(await alert.textContent()).toContain('401');
     expect(await alert.textContent()).toContain('invalid_api_key');
-    await page.getByLabel('API key').fill(apiKey);
-    await page.getByRole('button', { name: 'Connect' }).click();
+    await shot('04-error-401');
+    await connect(gateway.apiKey);
     await page.getByText(/Connected:/).waitFor({ timeout: 15_000 });
   });
 
-  it('generates a video and plays the finished file from the CDN', async () => {
-    await page.getByLabel('Video model').selectOption('kling-v3');
-    await page.getByLabel('Video prompt').fill('A red kite over a grey sea');
+  it('uploads an image and attaches it to a chat message', async () => {
+    // Any PNG will do: Chromium's own screenshot of the page.
+    const png = await page.screenshot({ clip: { x: 0, y: 0, width: 320, height: 180 } });
+    await page
+      .getByLabel('Upload image')
+      .setInputFiles({ name: 'frame.png', mimeType: 'image/png', buffer: png });
+    const uploaded = page.getByTestId('uploaded-image');
+    await uploaded.waitFor({ timeout: 15_000 });
+    const src = (await uploaded.locator('img').getAttribute('src')) ?? '';
+    expect(src.startsWith(`${gateway.cdnUrl}/files/file-`)).toBe(true);
+    // The CDN serves it: the browser decoded it at its real size.
+    await page.waitForFunction(
+      () => document.querySelector<HTMLImageElement>('figure img')?.naturalWidth === 320,
+    );
+    await shot('05-image-uploaded');
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByLabel('Message').fill('What is in this picture?');
+    await page.getByRole('button', { name: 'Attach image' }).click();
+    expect(await page.getByLabel('Message').inputValue()).toBe(
+      `What is in this picture? Image: ${src}`,
+    );
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('[data-role=user] p').last().textContent()).toContain(src);
+    const answer = (await page.locator('[data-role=assistant] p').last().textContent()) ?? '';
+    expect(answer.length).toBeGreaterThan(0);
+    await shot('06-chat-with-image');
+  });
+
+  it('makes a video from the uploaded image and plays it from the CDN', async () => {
+    // runway-gen4-turbo needs a first frame: it is offered only with the image.
+    await page.getByLabel('Video model').selectOption('runway-gen4-turbo');
+    await page.getByLabel('Video prompt').fill('The kite takes off');
     await page.getByRole('button', { name: 'Generate video' }).click();
     await page.locator('[data-testid=video-status]').waitFor({ timeout: 15_000 });
-    await page.screenshot({ path: PROGRESS_SHOT, fullPage: true });
+    await shot('07-video-in-progress');
     const video = page.getByTestId('video-result');
     await video.waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('video-status').getAttribute('data-status')).toBe('completed');
@@ -187,7 +250,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
       { timeout: 15_000 },
     );
     expect(Math.round((await duration.jsonValue()) as number)).toBe(5);
-    await page.screenshot({ path: VIDEO_SHOT, fullPage: true });
+    await shot('08-video-from-image');
     expect(pageErrors).toEqual([]);
   });
 });

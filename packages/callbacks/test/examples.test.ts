@@ -1,10 +1,12 @@
-// Runs every README example as its own Node process against the built package (self-reference
-// `@modelgate/callbacks` resolves to dist/, as it would for a user).
+// Runs every README snippet as its own Node process against the built package (self-reference
+// `@modelgate/callbacks` resolves to dist/, as it would for a user), with the repository's shared
+// snippet runner.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readSnippets, runSnippet } from '../../../scripts/readme-snippets.js';
 
 const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -15,43 +17,44 @@ beforeAll(async () => {
   }
 }, 60_000);
 
-async function example(name: string): Promise<string[]> {
-  const { stdout } = await run(process.execPath, [`examples/${name}`], {
-    cwd: packageDir,
-    env: withoutSecret(),
-  });
+const snippets = readSnippets(`${packageDir}README.md`, ['js']);
+
+/** The README snippet whose first line (a comment) starts with `title`, run; its output lines. */
+async function example(title: string): Promise<string[]> {
+  const snippet = snippets.find((s) => s.code.startsWith(`// ${title}`));
+  if (!snippet) throw new Error(`README.md has no snippet starting with "// ${title}"`);
+  // Empty: each snippet makes its own secret (one set in the environment may not be well-formed).
+  const stdout = await runSnippet(packageDir, snippet, { env: { MODELGATE_CALLBACK_SECRET: '' } });
   return stdout.trim().split('\n');
 }
 
 describe('README examples', () => {
-  it('verify.mjs verifies, then refuses a tampered body', async () => {
-    expect(await example('verify.mjs')).toEqual([
+  it('has three snippets, each run below', () => {
+    expect(snippets).toHaveLength(3);
+  });
+
+  it('verifying by hand verifies, then refuses a tampered body', async () => {
+    expect(await example('Verify a callback by hand')).toEqual([
       'verified video.task.completed vt_example',
       'refused invalid_signature',
     ]);
   });
 
-  it('node-http.mjs receives one callback on a real server', async () => {
-    expect(await example('node-http.mjs')).toEqual([
+  it('the Node receiver gets one callback on a real server', async () => {
+    expect(await example('A Node receiver')).toEqual([
       'received video.task.failed vt_node',
       'answered 204',
     ]);
   });
 
-  it('fetch-handler.mjs accepts a signed Request and refuses a forged one', async () => {
-    expect(await example('fetch-handler.mjs')).toEqual([
+  it('the fetch handler accepts a signed Request and refuses a forged one', async () => {
+    expect(await example('A fetch-style receiver')).toEqual([
       'received video.task.cancelled vt_fetch',
       'answered 204',
       'answered 401 invalid_signature',
     ]);
   });
 });
-
-function withoutSecret(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.MODELGATE_CALLBACK_SECRET;
-  return env;
-}
 
 describe('the fetch entry point', () => {
   it('imports nothing from Node (runs on edge runtimes, Deno, Bun)', async () => {

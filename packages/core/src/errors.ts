@@ -243,3 +243,21 @@ function stringOrUndefined(value: unknown): string | undefined {
 function nullableString(value: unknown): string | null | undefined {
   return value === null ? null : stringOrUndefined(value);
 }
+
+/**
+ * The error as a {@link ModelgateError}: itself when it already is one, otherwise wrapped (message
+ * kept, original in `cause`). For code that must hand every failure to a UI as one type, e.g. a
+ * chat session's `error`.
+ *
+ * @example
+ * ```ts
+ * const error = asModelgateError(caught);
+ * if (error.status === 402) showTopUp();
+ * ```
+ */
+export function asModelgateError(error: unknown): ModelgateError {
+  if (error instanceof ModelgateError) return error;
+  return new ModelgateError(error instanceof Error ? error.message : String(error), {
+    cause: error,
+  });
+}

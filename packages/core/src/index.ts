@@ -9,6 +9,7 @@ export {
 } from './client.js';
 export {
   AuthenticationError,
+  asModelgateError,
   ConflictError,
   ConnectionError,
   InsufficientQuotaError,
@@ -29,4 +30,11 @@ export type {
   Resources,
   VideoCreateOptions,
 } from './resources.js';
+export {
+  backoffMs,
+  isRetryableError,
+  isRetryableStatus,
+  MAX_RETRY_AFTER_MS,
+  sleep,
+} from './retry.js';
 export { parseRetryAfterMs } from './retry-after.js';

@@ -1,5 +1,6 @@
 // When to retry and how long to wait: exponential backoff with full jitter, unless the server
 // says how long (Retry-After / retry-after-ms).
+import type { ModelgateError } from './errors.js';
 import { parseRetryAfterMs } from './retry-after.js';
 
 const BASE_DELAY_MS = 500;
@@ -13,6 +14,20 @@ export const MAX_RETRY_AFTER_MS = 60_000;
  */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * The same rule for an error already thrown: no response at all (connection error, timeout) or a
+ * retryable status. What pollers (`@modelgate/stream`'s `watchVideoTask`) use to decide whether to
+ * try again.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ModelgateError && isRetryableError(error)) await sleep(backoffMs(attempt));
+ * ```
+ */
+export function isRetryableError(error: Pick<ModelgateError, 'status'>): boolean {
+  return error.status === undefined || isRetryableStatus(error.status);
 }
 
 /** Full jitter: a uniform draw in [0, min(cap, base · 2^attempt)). `attempt` counts from 0. */

@@ -1,16 +1,18 @@
-// `@modelgate/react`: React hooks over the modelgate client — streaming chat and video tasks.
-export type { ClientSource } from './client.js';
-export { getMessageText, type MessageInput, type UIMessage } from './messages.js';
-export { isFinalStatus } from './poll-video-task.js';
+// `@modelgate/react`: React hooks over @modelgate/stream's chat session and video task watcher.
 export {
   type ChatFinishDetails,
   type ChatRequestExtras,
-  type ChatRequestOptions,
   type ChatStatus,
-  type UseChatOptions,
-  type UseChatResult,
-  useChat,
-} from './use-chat.js';
+  createWebStorageChatStore,
+  getMessageText,
+  isFinalStatus,
+  type MessageInput,
+  type MessagesRequestExtras,
+  type TurnEnd,
+  type TurnOptions,
+} from '@modelgate/stream';
+export type { ClientSource } from './client.js';
+export { type UIMessage, type UseChatOptions, type UseChatResult, useChat } from './use-chat.js';
 export {
   type UseVideoTaskOptions,
   type UseVideoTaskResult,

@@ -1,16 +1,16 @@
 // useVideoTask: submit a video generation and/or follow a task until it is final.
-import type {
-  CreateVideoGenerationRequest,
-  ModelgateClient,
-  ModelgateError,
-  VideoCreateOptions,
-  VideoTask,
-  VideoTaskStatus,
+import {
+  asModelgateError,
+  type CreateVideoGenerationRequest,
+  type ModelgateClient,
+  type ModelgateError,
+  type VideoCreateOptions,
+  type VideoTask,
+  type VideoTaskStatus,
 } from '@modelgate/core';
+import { isFinalStatus, watchVideoTask } from '@modelgate/stream';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ClientSource, useClientSource } from './client.js';
-import { toModelgateError } from './errors.js';
-import { isFinalStatus, pollVideoTask } from './poll-video-task.js';
 
 /** Options of {@link useVideoTask}: a client source plus what to follow. */
 export type UseVideoTaskOptions = ClientSource & {
@@ -19,7 +19,7 @@ export type UseVideoTaskOptions = ClientSource & {
    * Changing it switches to the new task; `submit` switches too, until this prop changes again.
    */
   taskId?: string | null;
-  /** Pause between two reads of the task while it runs. Default 2000 ms. */
+  /** Pause between two reads of the task while it runs. Default 2000 ms (± 20 % jitter). */
   pollIntervalMs?: number;
   /** Called once when the followed task reaches `completed`, `failed` or `cancelled`. */
   onFinish?: (task: VideoTask) => void;
@@ -64,9 +64,10 @@ export interface UseVideoTaskResult {
 }
 
 /**
- * Follows a video generation task: polls it every `pollIntervalMs` until it is `completed`,
- * `failed` or `cancelled`, waiting as long as the gateway's `Retry-After` asks after a 429 and
- * backing off after server or network errors. Polling stops on unmount.
+ * Follows a video generation task with `@modelgate/stream`'s `watchVideoTask`: reads it every
+ * `pollIntervalMs` until it is `completed`, `failed` or `cancelled`, waiting as long as the
+ * gateway's `Retry-After` asks after a 429 and backing off (with jitter) after server or network
+ * errors. Polling stops on unmount.
  *
  * Two ways in, one hook: pass the `taskId` of an existing task, or call `submit(body)`, which
  * creates the task and follows it.
@@ -130,27 +131,17 @@ export function useVideoTask(options: UseVideoTaskOptions): UseVideoTaskResult {
   useEffect(() => {
     if (!followed) return;
     const controller = new AbortController();
-    let finished = false;
-    pollVideoTask(client, followed, {
-      intervalMs: pollIntervalMs,
-      signal: controller.signal,
+    void follow(client, followed, pollIntervalMs, controller.signal, {
       onTask(next) {
-        if (controller.signal.aborted) return;
         setTask(next);
         setError(undefined);
-        if (isFinalStatus(next.status) && !finished) {
-          finished = true;
-          optionsRef.current.onFinish?.(next);
-        }
+        if (isFinalStatus(next.status)) optionsRef.current.onFinish?.(next);
       },
-      onRetry(retryable) {
-        if (!controller.signal.aborted) setError(retryable);
+      onRetry: setError,
+      onFailure(failure) {
+        setError(failure);
+        optionsRef.current.onError?.(failure);
       },
-    }).catch((caught: unknown) => {
-      if (controller.signal.aborted) return;
-      const failure = toModelgateError(caught);
-      setError(failure);
-      optionsRef.current.onError?.(failure);
     });
     return () => controller.abort();
   }, [client, followed, pollIntervalMs]);
@@ -174,7 +165,7 @@ export function useVideoTask(options: UseVideoTaskOptions): UseVideoTaskResult {
       return created.task_id;
     } catch (caught) {
       if (controller.signal.aborted || !mountedRef.current) return null;
-      const failure = toModelgateError(caught);
+      const failure = asModelgateError(caught);
       setError(failure);
       optionsRef.current.onError?.(failure);
       return null;
@@ -195,7 +186,7 @@ export function useVideoTask(options: UseVideoTaskOptions): UseVideoTaskResult {
       return cancelled;
     } catch (caught) {
       if (!mountedRef.current || followedRef.current !== taskId) return null;
-      const failure = toModelgateError(caught);
+      const failure = asModelgateError(caught);
       setError(failure);
       optionsRef.current.onError?.(failure);
       return null;
@@ -227,4 +218,29 @@ export function useVideoTask(options: UseVideoTaskOptions): UseVideoTaskResult {
     cancel,
     reset,
   };
+}
+
+interface FollowHandlers {
+  onTask(task: VideoTask): void;
+  onRetry(error: ModelgateError): void;
+  onFailure(error: ModelgateError): void;
+}
+
+/** Runs `watchVideoTask` until the task is final, the signal aborts or a read fails for good. */
+async function follow(
+  client: ModelgateClient,
+  taskId: string,
+  intervalMs: number,
+  signal: AbortSignal,
+  handlers: FollowHandlers,
+): Promise<void> {
+  try {
+    for await (const event of watchVideoTask(client, taskId, { intervalMs, signal })) {
+      if (signal.aborted) return;
+      if (event.type === 'task') handlers.onTask(event.task);
+      else handlers.onRetry(event.error);
+    }
+  } catch (caught) {
+    if (!signal.aborted) handlers.onFailure(asModelgateError(caught));
+  }
 }

@@ -3,12 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { renderHook, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getMessageText, useChat } from '../src/index.js';
+import { answerCors } from './cors.js';
 
 // A loopback SSE server that sends many chunks about a millisecond apart: each arrives in its own
 // network read (its own task), so React cannot batch them by itself; the hook must.
 const WORDS = Array.from({ length: 200 }, (_, i) => `w${i} `);
 let url = '';
-const server = createServer((_req, res) => {
+const server = createServer((req, res) => {
+  if (answerCors(req, res)) return;
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const frames = WORDS.map(
     (word, i) =>
@@ -80,4 +82,19 @@ it('renders fast chunks once per frame, not once per chunk', async () => {
   const renders = new Set(assistantTexts).size;
   expect(renders).toBeLessThanOrEqual(Math.ceil(elapsedMs / 16) + 2);
   expect(renders).toBeLessThan(WORDS.length);
+});
+
+it('shows the end of a turn at once, with all of its text', async () => {
+  const renders: Array<{ status: string; text: string }> = [];
+  const { result } = renderHook(() => {
+    const chat = useChat({ baseUrl: url, apiKey: 'sk-test', model: 'burst' });
+    const last = chat.messages.at(-1);
+    renders.push({ status: chat.status, text: last ? getMessageText(last) : '' });
+    return chat;
+  });
+  await result.current.append('Go');
+  await waitFor(() => expect(result.current.status).toBe('ready'));
+  // The status change is not held for a frame, and it never shows stale text.
+  const firstReady = renders.find((r, i) => i > 0 && r.status === 'ready');
+  expect(firstReady?.text).toBe(WORDS.join(''));
 });

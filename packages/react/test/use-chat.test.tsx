@@ -1,5 +1,6 @@
 import { createClient, ModelgateError } from '@modelgate/core';
 import { act, renderHook, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { getMessageText, type UIMessage, useChat } from '../src/index.js';
 
@@ -115,7 +116,7 @@ describe('useChat against a real gateway', () => {
     expect(result.current.error).toBeUndefined();
   });
 
-  it('reload() replaces the last answer with a fresh one', async () => {
+  it('regenerate() replaces the last answer with a fresh one', async () => {
     const { result } = renderHook(() =>
       useChat({
         client: createClient({ baseUrl: gateway.url, apiKey: gateway.apiKey }),
@@ -127,7 +128,7 @@ describe('useChat against a real gateway', () => {
       }),
     );
     expect(result.current.messages.every((m) => typeof m.id === 'string')).toBe(true);
-    await act(() => result.current.reload());
+    await act(() => result.current.regenerate());
     expect(result.current.messages).toHaveLength(2);
     expect(getMessageText(result.current.messages[1]!)).toBe(await referenceAnswer('Reload me'));
   });
@@ -191,4 +192,78 @@ describe('useChat against a real gateway', () => {
     expect(consoleError).not.toHaveBeenCalled();
     consoleError.mockRestore();
   });
+
+  it('streams the messages format too, exposing usage and the finish reason', async () => {
+    const { result } = renderHook(() =>
+      useChat({
+        baseUrl: gateway.url,
+        apiKey: gateway.apiKey,
+        model: 'claude-sonnet-4-5',
+        format: 'messages',
+        body: { max_tokens: 256 },
+      }),
+    );
+    await act(() => result.current.append('Tell me about kites'));
+    const reference = await createClient({
+      baseUrl: gateway.url,
+      apiKey: gateway.apiKey,
+    }).messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: 'Tell me about kites' }],
+    });
+    const expected = reference.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    expect(getMessageText(result.current.messages[1]!)).toBe(expected);
+    expect(result.current.finishReason).toBe('stop');
+    expect(result.current.usage?.completion_tokens).toBe(reference.usage.output_tokens);
+    expect(result.current.totalUsage.total_tokens).toBeGreaterThan(0);
+  });
+
+  it('works under StrictMode (effects run twice on mount)', async () => {
+    const { result } = renderHook(
+      () => useChat({ baseUrl: gateway.url, apiKey: gateway.apiKey, model }),
+      { wrapper: StrictMode },
+    );
+    await act(() => result.current.append('Tell me about kites'));
+    expect(result.current.status).toBe('ready');
+    expect(getMessageText(result.current.messages[1]!)).toBe(
+      await referenceAnswer('Tell me about kites'),
+    );
+  });
+
+  it('keeps every function the same across renders and turns', async () => {
+    const { result, rerender } = renderHook(
+      ({ model: current }: { model: string }) =>
+        useChat({ baseUrl: gateway.url, apiKey: gateway.apiKey, model: current }),
+      { initialProps: { model } },
+    );
+    const first = result.current;
+    await act(() => result.current.append('Hi'));
+    rerender({ model: 'claude-sonnet-4-5' });
+    const later = result.current;
+    for (const name of [
+      'append',
+      'regenerate',
+      'stop',
+      'setMessages',
+      'handleSubmit',
+      'handleInputChange',
+      'addToolResult',
+      'continueChat',
+    ] as const) {
+      expect(later[name], name).toBe(first[name]);
+    }
+    // The new model is used by the next turn without a new session.
+    const answer = await act(() => result.current.regenerate());
+    expect(getMessageText(answer!)).toBe(await referenceAnswerFor('claude-sonnet-4-5', 'Hi'));
+  });
 });
+
+async function referenceAnswerFor(chatModel: string, prompt: string): Promise<string> {
+  const client = createClient({ baseUrl: gateway.url, apiKey: gateway.apiKey });
+  const completion = await client.chat.completions.create({
+    model: chatModel,
+    messages: [{ role: 'user', content: prompt }],
+  });
+  return completion.choices[0]?.message.content ?? '';
+}

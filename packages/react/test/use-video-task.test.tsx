@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient, ModelgateError, RateLimitError, type VideoTask } from '@modelgate/core';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { useVideoTask } from '../src/index.js';
+import { answerCors } from './cors.js';
 
 const gateway = inject('gateway');
 const client = createClient({ baseUrl: gateway.url, apiKey: gateway.apiKey });
@@ -34,12 +35,11 @@ describe('useVideoTask against a real gateway', () => {
     expect(onFinish).toHaveBeenCalledTimes(1);
     expect(onFinish.mock.calls[0]![0].status).toBe('completed');
 
-    // The URL serves a real MP4.
-    const video = await fetch(url!);
+    // The URL serves a real MP4 (read outside the page: a <video> needs no CORS, fetch would).
+    const video = await readOutsidePage(url!);
     expect(video.status).toBe(200);
-    expect(video.headers.get('content-type')).toContain('video/mp4');
-    const bytes = new Uint8Array(await video.arrayBuffer());
-    expect(new TextDecoder().decode(bytes.slice(4, 8))).toBe('ftyp');
+    expect(video.contentType).toContain('video/mp4');
+    expect(video.body.subarray(4, 8).toString('latin1')).toBe('ftyp');
   });
 
   it('follows an existing task given as taskId, and switches when the prop changes', async () => {
@@ -101,7 +101,8 @@ function startTaskServer(
   script: Array<{ status: number; headers?: Record<string, string>; task?: Partial<VideoTask> }>,
 ) {
   const hits: number[] = [];
-  const server: Server = createServer((_req, res) => {
+  const server: Server = createServer((req, res) => {
+    if (answerCors(req, res)) return;
     hits.push(performance.now());
     const step = script[Math.min(hits.length - 1, script.length - 1)]!;
     res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
@@ -210,3 +211,20 @@ describe('useVideoTask polling', () => {
     expect(server.hits.length).toBeLessThanOrEqual(count + 1);
   });
 });
+
+/** GET with Node's own HTTP client, not the page's fetch. */
+function readOutsidePage(url: string) {
+  return new Promise<{ status: number; contentType: string; body: Buffer }>((resolve, reject) => {
+    get(url, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: res.headers['content-type'] ?? '',
+          body: Buffer.concat(chunks),
+        }),
+      );
+    }).on('error', reject);
+  });
+}

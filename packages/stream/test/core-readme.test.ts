@@ -1,0 +1,46 @@
+// @modelgate/core's README snippets, run here because this package's tests have a real gateway and
+// core's cannot (the gateway depends on core, so core may not depend on it, not even for tests).
+// Each snippet runs as its own Node process from packages/core, against core's built dist/.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, inject, it } from 'vitest';
+import { readSnippets, runSnippet, unknownPnpmCommands } from '../../../scripts/readme-snippets.js';
+
+const gateway = inject('gateway');
+const coreDir = fileURLToPath(new URL('../../core/', import.meta.url));
+const snippets = readSnippets(`${coreDir}README.md`, ['ts']);
+
+function run(index: number, apiKey = gateway.apiKey): Promise<string> {
+  return runSnippet(coreDir, snippets[index]!, {
+    replacements: { 'http://localhost:8080': gateway.url },
+    env: { MODELGATE_API_KEY: apiKey },
+  });
+}
+
+describe("core's README snippets", () => {
+  it('has the two snippets this test knows', () => {
+    expect(snippets).toHaveLength(2);
+  });
+
+  it('names only pnpm commands the repository has', () => {
+    const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+    const shell = readSnippets(`${coreDir}README.md`, ['sh']);
+    expect(shell.length).toBeGreaterThan(0);
+    for (const snippet of shell) expect(unknownPnpmCommands(snippet, repoRoot)).toEqual([]);
+  });
+
+  it('makes a chat completion and prints its usage', async () => {
+    const out = await run(0);
+    expect(out).toMatch(/prompt_tokens: \d+/);
+    expect(out).toMatch(/completion_tokens: \d+/);
+  });
+
+  it('prints status, code and param for a refused key', async () => {
+    expect((await run(0, 'sk-not-a-real-key')).trim()).toMatch(
+      /^401 invalid_api_key null req_\w+$/,
+    );
+  });
+
+  it('the zod snippet compiles and loads against the built package', async () => {
+    expect(await run(1)).toBe('');
+  });
+});
