@@ -18,6 +18,10 @@ describe('start flags', () => {
     expect(flags).toContain('--liftoff-only');
   });
 
+  it('the installed bin starts node with the same flags', () => {
+    expect(read('../bin/modelgate-gateway.js').split('\n', 1)[0]).toBe(shebang);
+  });
+
   it('the package scripts start node with the same flags', () => {
     const gateway = JSON.parse(read('../package.json')) as { scripts: Record<string, string> };
     const root = JSON.parse(read('../../../package.json')) as { scripts: Record<string, string> };
