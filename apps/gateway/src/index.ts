@@ -132,6 +132,10 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
     });
     built = services;
 
+    const app = createApp(services, options.routes);
+    const apiListener = await listen((req, env) => app.fetch(req, env), config.port, config.host);
+    listeners.push(apiListener);
+    // Only once both ports are ours: a start that fails on a busy port generates no admin key.
     const admin = await ensureBootstrapAdmin(
       database.db,
       database.kind,
@@ -150,10 +154,6 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
         { admin_key: admin.generatedKey, admin_key_id: admin.adminKeyId },
       );
     }
-
-    const app = createApp(services, options.routes);
-    const apiListener = await listen((req, env) => app.fetch(req, env), config.port, config.host);
-    listeners.push(apiListener);
     const url = urlFor(config.host, apiListener.port);
     await services.lifecycle.start();
     log.info('listening', {

@@ -24,6 +24,16 @@ import { DataDirInUseError } from './db/pglite-lock.js';
 import { startGateway } from './index.js';
 import { createLogger } from './observability/logger.js';
 
+function isAddressInUse(err: unknown): err is NodeJS.ErrnoException & { port: number } {
+  return (
+    err instanceof Error &&
+    'code' in err &&
+    err.code === 'EADDRINUSE' &&
+    'port' in err &&
+    typeof err.port === 'number'
+  );
+}
+
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -60,6 +70,11 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof ConfigError || err instanceof DataDirInUseError) {
       process.stderr.write(`modelgate: configuration error: ${err.message}\n`);
+    } else if (isAddressInUse(err)) {
+      const variable = err.port === config.cdnPort ? 'CDN_PORT' : 'PORT';
+      process.stderr.write(
+        `modelgate: port ${err.port} is already in use; set ${variable} to a free port (or stop what listens there)\n`,
+      );
     } else {
       log.error('failed to start', { err });
     }
