@@ -68,8 +68,18 @@ export function App() {
         </span>
         {balance.summary && (
           <span className="balance" data-testid="balance">
-            Balance: <strong>{formatCredits(balance.summary.total_available)}</strong> of{' '}
-            {formatCredits(balance.summary.total_granted)} credits
+            {balance.summary.grants.data.length === 0 ? (
+              // A key without a quota (the bootstrap admin) has no grant: its balance is unlimited.
+              <>
+                Balance: <strong>unlimited</strong> ({formatCredits(balance.summary.total_used)}{' '}
+                credits used)
+              </>
+            ) : (
+              <>
+                Balance: <strong>{formatCredits(balance.summary.total_available)}</strong> of{' '}
+                {formatCredits(balance.summary.total_granted)} credits
+              </>
+            )}
           </span>
         )}
       </form>

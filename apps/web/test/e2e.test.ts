@@ -194,6 +194,11 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     expect(await alert.textContent()).toContain('401');
     expect(await alert.textContent()).toContain('invalid_api_key');
     await shot('04-error-401');
+    // The bootstrap admin key has no quota: its balance reads unlimited, not 0 credits.
+    await connect(gateway.adminKey);
+    await page.getByText(/Connected:/).waitFor({ timeout: 15_000 });
+    await page.getByText('unlimited').waitFor({ timeout: 15_000 });
+    expect(await balanceText()).toMatch(/^Balance: unlimited \(/);
     await connect(gateway.apiKey);
     await page.getByText(/Connected:/).waitFor({ timeout: 15_000 });
   });
