@@ -30,9 +30,7 @@ export {
   readConfigFile,
 } from './config-file.js';
 export { describeError, type ErrorInfo, formatError } from './errors.js';
-export { createTokenBatcher, type TokenBatcher } from './token-batcher.js';
 export { App, type AppProps } from './ui/App.js';
 export { ModelPicker, type ModelPickerProps } from './ui/ModelPicker.js';
 export { PromptInput, type PromptInputProps } from './ui/PromptInput.js';
 export { type UploadOptions, uploadImage } from './upload.js';
-export { isFinished, type WatchOptions, watchVideoTask } from './video.js';

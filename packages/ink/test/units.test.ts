@@ -1,14 +1,13 @@
-// Pure pieces: argument parsing, config precedence, slash commands, token batching, tail clipping.
+// Pure pieces: argument parsing, config precedence, slash commands, tail clipping.
 
 import { AuthenticationError, ConnectionError } from '@modelgate/core';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../src/args.js';
 import { loadConfig, selectProfile } from '../src/config.js';
 import { configFilePath } from '../src/config-file.js';
 import { describeError, formatError } from '../src/errors.js';
 import { formatBalance, formatCreditsLeft } from '../src/format.js';
 import { parseInputLine } from '../src/slash-commands.js';
-import { createTokenBatcher } from '../src/token-batcher.js';
 import { lastParagraphBreak, splitMarkdown } from '../src/ui/markdown.js';
 import { fitStatusLine } from '../src/ui/status-text.js';
 import { tailThatFits } from '../src/ui/tail.js';
@@ -63,28 +62,6 @@ describe('errors', () => {
     const conn = new ConnectionError('Connection failed');
     expect(formatError(describeError(conn))).toBe('connection_error: Connection failed');
     expect(describeError('boom')).toEqual({ status: undefined, code: 'error', message: 'boom' });
-  });
-});
-
-describe('createTokenBatcher', () => {
-  afterEach(() => vi.useRealTimers());
-
-  it('hands over many tokens as one update per interval, and the rest on flush', () => {
-    vi.useFakeTimers();
-    const updates: string[] = [];
-    const batcher = createTokenBatcher((text) => updates.push(text), 40);
-    for (const piece of ['a', 'b', 'c']) batcher.push(piece);
-    expect(updates).toEqual([]);
-    vi.advanceTimersByTime(40);
-    expect(updates).toEqual(['abc']);
-    batcher.push('d');
-    batcher.flush();
-    batcher.flush();
-    expect(updates).toEqual(['abc', 'abcd']);
-    batcher.push('e');
-    batcher.cancel();
-    vi.advanceTimersByTime(100);
-    expect(updates).toEqual(['abc', 'abcd']);
   });
 });
 

@@ -1,21 +1,16 @@
 // Streams can deliver hundreds of tokens a second; React only needs to render once per frame.
-
-/** Coalesces many `schedule()` calls into one `flush()` per animation frame. */
-export interface Batcher {
-  /** Asks for a flush on the next frame (no-op when one is already pending). */
-  schedule(): void;
-  /** Runs a pending flush right now. */
-  flushNow(): void;
-  /** Drops a pending flush. */
-  cancel(): void;
-}
+import { createIntervalBatcher, type RenderBatcher } from '@modelgate/stream';
 
 // Hidden tabs pause requestAnimationFrame: the timer keeps a backgrounded stream moving.
 const HIDDEN_TAB_FALLBACK_MS = 100;
 // Without requestAnimationFrame (tests, React Native, SSR) about one frame at 60 Hz.
 const NO_RAF_INTERVAL_MS = 16;
 
-export function createFrameBatcher(flush: () => void): Batcher {
+/** Coalesces many `schedule()` calls into one `flush()` per animation frame. */
+export function createFrameBatcher(flush: () => void): RenderBatcher {
+  if (typeof requestAnimationFrame !== 'function') {
+    return createIntervalBatcher(flush, NO_RAF_INTERVAL_MS);
+  }
   let pending = false;
   let frame: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -37,12 +32,8 @@ export function createFrameBatcher(flush: () => void): Batcher {
     schedule() {
       if (pending) return;
       pending = true;
-      if (typeof requestAnimationFrame === 'function') {
-        frame = requestAnimationFrame(run);
-        timer = setTimeout(run, HIDDEN_TAB_FALLBACK_MS);
-      } else {
-        timer = setTimeout(run, NO_RAF_INTERVAL_MS);
-      }
+      frame = requestAnimationFrame(run);
+      timer = setTimeout(run, HIDDEN_TAB_FALLBACK_MS);
     },
     flushNow: run,
     cancel() {

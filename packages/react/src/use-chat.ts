@@ -6,6 +6,7 @@ import {
   ChatSession,
   type ChatSessionOptions,
   type ChatStatus,
+  createBatchedView,
   type MessageInput,
   type MessagesRequestExtras,
   type SessionMessage,
@@ -24,7 +25,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import { createBatchedView } from './batched-view.js';
+import { createFrameBatcher } from './batch.js';
 import { type ClientSource, useClientSource } from './client.js';
 
 /** A chat message with a stable `id` for React keys (the id is never sent). */
@@ -161,7 +162,7 @@ export function useChat(options: UseChatOptions): UseChatResult {
       ? { format: 'messages', body: options.body }
       : { format: 'chat', body: options.body },
   );
-  const view = useMemo(() => createBatchedView(session), [session]);
+  const view = useMemo(() => createBatchedView(session, createFrameBatcher), [session]);
   const state = useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot);
   useEffect(() => () => session.dispose(), [session]);
 

@@ -9,6 +9,14 @@ export { CompletionStream, type CompletionStreamRequest, streamCompletion } from
 export { ModelgateStream, type OpenStream, type StreamOptions } from './event-stream.js';
 export { MessageStream, type MessageStreamRequest, streamMessage } from './message.js';
 export {
+  type BatchedChatView,
+  type ChatStateSource,
+  createBatchedView,
+  createIntervalBatcher,
+  type RenderBatcher,
+  type RenderBatcherFactory,
+} from './session/batched-view.js';
+export {
   type ChatFinishDetails,
   ChatSession,
   type ChatSessionOptions,

@@ -80,13 +80,15 @@ describe('ChatSession on /v1/chat/completions', () => {
 
   it('stop() keeps the text received so far and marks the turn stopped', async () => {
     const session = new ChatSession({ client, model: 'gpt-4o-mini' });
-    const firstText = new Promise<void>((resolve) =>
+    const firstText = new Promise<string | undefined>((resolve) =>
       session.subscribe(() => {
-        if (session.getSnapshot().status === 'streaming') resolve();
+        const { status, responseModel } = session.getSnapshot();
+        if (status === 'streaming') resolve(responseModel);
       }),
     );
     const pending = session.send('Please stop me early');
-    await firstText;
+    // The model the response names is known from the first text on, before the turn ends.
+    expect(await firstText).toBe('gpt-4o-mini');
     session.stop();
     expect(await pending).toBeNull();
     const state = session.getSnapshot();

@@ -1,6 +1,6 @@
 // `modelgate chat "prompt"`: streams one answer to stdout as plain text, pipe friendly.
-import type { CompletionUsage, ModelgateClient } from '@modelgate/core';
-import { streamChatCompletion } from '@modelgate/stream';
+import type { ModelgateClient } from '@modelgate/core';
+import { ChatSession, type ChatSessionState, getMessageText } from '@modelgate/stream';
 import { describeError, formatError, isAbortError } from '../errors.js';
 import { formatCount } from '../format.js';
 import { type CommandIO, ExitCode, readAll, reportFailure } from './io.js';
@@ -31,37 +31,45 @@ export async function runChatCommand(input: ChatCommandInput, io: CommandIO): Pr
   }
   if (input.json) return printCompletionJson(input, prompt, io);
 
-  const stream = streamChatCompletion(
-    input.client,
-    {
-      model: input.model,
-      messages: [{ role: 'user', content: prompt }],
-      stream_options: { include_usage: true },
-    },
-    { signal: io.signal },
-  );
-  let usage: CompletionUsage | undefined;
-  let wroteText = false;
-  try {
-    for await (const chunk of stream) {
-      if (chunk.usage) usage = chunk.usage;
-      const piece = chunk.choices[0]?.delta.content;
-      if (piece) {
-        io.stdout.write(piece);
-        wroteText = true;
-      }
-    }
-  } catch (error) {
-    if (wroteText) io.stdout.write('\n');
-    if (isAbortError(error)) return ExitCode.interrupted;
+  if (io.signal?.aborted) return ExitCode.interrupted;
+  const session = new ChatSession({ client: input.client, model: input.model });
+  const { answer, wroteText } = await streamToStdout(session, prompt, io);
+  const { status, error, usage } = session.getSnapshot();
+  if (wroteText || answer) io.stdout.write('\n');
+  if (status === 'error') {
     io.stderr.write(`modelgate: ${formatError(describeError(error))}\n`);
     return ExitCode.failed;
   }
-  io.stdout.write('\n');
+  if (!answer) return ExitCode.interrupted;
   if (io.stdout.isTTY && io.stderr.isTTY && usage) {
     io.stderr.write(`\x1b[2m${input.model} · ${formatCount(usage.total_tokens)} tokens\x1b[22m\n`);
   }
   return ExitCode.ok;
+}
+
+/** Runs the turn, writing to stdout what each change of the session added; Ctrl+C stops it. */
+async function streamToStdout(session: ChatSession, prompt: string, io: CommandIO) {
+  let written = 0;
+  const unsubscribe = session.subscribe(() => {
+    const text = answerText(session.getSnapshot());
+    if (text.length > written) io.stdout.write(text.slice(written));
+    written = text.length;
+  });
+  const stop = () => session.stop();
+  io.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const answer = await session.send(prompt);
+    return { answer, wroteText: written > 0 };
+  } finally {
+    io.signal?.removeEventListener('abort', stop);
+    unsubscribe();
+  }
+}
+
+/** The assistant's answer of the (only) turn, '' until it starts. */
+function answerText(state: ChatSessionState): string {
+  const last = state.messages.at(-1);
+  return last?.role === 'assistant' ? getMessageText(last) : '';
 }
 
 /** One request without streaming: scripts get a single JSON document (the answer and its usage). */

@@ -1,11 +1,14 @@
 // `modelgate video …`: submit a task (and follow it with --wait), and status / list / cancel.
 import type { CreateVideoGenerationRequest, ModelgateClient, VideoTask } from '@modelgate/core';
+import { waitForVideoTask } from '@modelgate/stream';
 import { isAbortError } from '../errors.js';
 import { formatTaskLine } from '../format.js';
 import { isUrl, uploadImage } from '../upload.js';
-import { watchVideoTask } from '../video.js';
 import { ask, type CommandIO, ExitCode, reportFailure } from './io.js';
 import { progressLine } from './progress.js';
+
+/** Between two reads of the task with `--wait` (± jitter; failed reads back off longer). */
+const DEFAULT_POLL_MS = 1000;
 
 export interface VideoCommandInput {
   client: ModelgateClient;
@@ -18,7 +21,7 @@ export interface VideoCommandInput {
   wait: boolean;
   /** Print the gateway's JSON (the created task; with `wait`, the final task) instead of text. */
   json?: boolean | undefined;
-  /** Between two polls with `wait`. Default 1000 ms. */
+  /** Between two polls with `wait`. Default 1000 ms, ± 20 % jitter; failed reads back off further. */
   pollMs?: number;
 }
 
@@ -74,10 +77,10 @@ async function follow(input: VideoCommandInput, taskId: string, io: CommandIO): 
   const line = progressLine(io, `${input.model} ${taskId}`);
   let task: VideoTask;
   try {
-    task = await watchVideoTask(input.client, taskId, {
-      intervalMs: input.pollMs,
+    task = await waitForVideoTask(input.client, taskId, {
+      intervalMs: input.pollMs ?? DEFAULT_POLL_MS,
       signal: io.signal,
-      onUpdate: (update) => line.update(update.progress, update.status),
+      onProgress: (update) => line.update(update.progress, update.status),
     });
   } catch (error) {
     line.done();

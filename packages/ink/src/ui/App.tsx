@@ -1,6 +1,6 @@
 // The interactive chat screen: scrollback (printed once), the streaming answer, running video tasks,
 // the prompt, and a status line.
-import { type ChatMessage, createClient, type Model, type ModelgateClient } from '@modelgate/core';
+import { createClient, type Model, type ModelgateClient } from '@modelgate/core';
 import { Box, Static, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { userMessage } from '../chat-content.js';
@@ -13,7 +13,7 @@ import { PromptInput } from './PromptInput.js';
 import { StatusLine } from './StatusLine.js';
 import { type Entry, EntryView, StreamingView, VideoProgressView } from './Transcript.js';
 import { useAttachments } from './use-attachments.js';
-import { useChatStream } from './use-chat-stream.js';
+import { useChatSession } from './use-chat-session.js';
 import { useCredits } from './use-credits.js';
 import { useVideoTasks } from './use-video-tasks.js';
 
@@ -67,8 +67,6 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
   const [sessionTokens, setSessionTokens] = useState(0);
   const [picker, setPicker] = useState<Model[] | null>(null);
   const [exitArmed, setExitArmed] = useState(false);
-  // What the model has been told so far; /clear empties it.
-  const conversation = useRef<ChatMessage[]>([]);
   const mounted = useRef(true);
   useEffect(
     () => () => {
@@ -85,8 +83,9 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
     ]);
   }, []);
 
-  // Finished paragraphs of the streaming answer are printed once, into the scrollback.
-  const chat = useChatStream(client, batchMs, (part) =>
+  // The conversation lives in the chat session; finished paragraphs of the streaming answer are
+  // printed once, into the scrollback.
+  const chat = useChatSession(client, batchMs, (part) =>
     append({ kind: 'assistant', stopped: false, ...part }),
   );
   const videos = useVideoTasks(client, videoPollMs);
@@ -104,8 +103,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       // The balance before the turn; read now if the first read has not answered yet.
       const known = lastSummary();
       const before = known ?? (await refreshCredits());
-      const messages: ChatMessage[] = [...conversation.current, userMessage(text, images)];
-      const outcome = await chat.send(model, messages);
+      const outcome = await chat.send(model, userMessage(text, images));
       if (!mounted.current) return;
       if (outcome.kind === 'failed') {
         if (outcome.rest) {
@@ -115,10 +113,6 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
         append({ kind: 'error', error: outcome.error });
         return;
       }
-      // A stopped answer stays in the conversation as far as it got, like in the scrollback.
-      conversation.current = outcome.text
-        ? [...messages, { role: 'assistant', content: outcome.text }]
-        : messages;
       append({
         kind: 'assistant',
         model: outcome.model,
@@ -192,7 +186,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
         case 'exit':
           return exit();
         case 'clear':
-          conversation.current = [];
+          chat.clear();
           return append({ kind: 'info', lines: ['── new conversation ──'] });
         case 'model':
           if (!action.id) return openPicker();
@@ -229,6 +223,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       append,
       attach,
       attachments,
+      chat,
       client,
       exit,
       model,

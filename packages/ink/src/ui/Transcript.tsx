@@ -7,7 +7,7 @@ import { formatError } from '../errors.js';
 import { progressBar } from '../format.js';
 import { type MarkdownSegment, splitMarkdown } from './markdown.js';
 import { tailThatFits } from './tail.js';
-import type { StreamingAnswer } from './use-chat-stream.js';
+import type { StreamingAnswer } from './use-chat-session.js';
 import type { ActiveVideo } from './use-video-tasks.js';
 
 /** One finished item of the scrollback. */

@@ -1,8 +1,9 @@
-// Video tasks submitted from the chat screen: each one is followed until it finishes.
+// Video tasks submitted from the chat screen: each one is followed until it finishes by
+// @modelgate/stream's watcher (backoff, Retry-After and jitter live there).
 import type { CreateVideoGenerationRequest, ModelgateClient, VideoTask } from '@modelgate/core';
+import { waitForVideoTask } from '@modelgate/stream';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError, type ErrorInfo } from '../errors.js';
-import { watchVideoTask } from '../video.js';
 
 /** A task still running, as the progress area shows it. */
 export interface ActiveVideo {
@@ -54,10 +55,10 @@ export function useVideoTasks(client: ModelgateClient, pollMs = 1000): VideoTask
           { model: model as CreateVideoGenerationRequest['model'], prompt },
           { signal },
         );
-        const task = await watchVideoTask(client, created.task_id, {
+        const task = await waitForVideoTask(client, created.task_id, {
           intervalMs: pollMs,
           signal,
-          onUpdate: update,
+          onProgress: update,
         });
         return { kind: 'finished', prompt, task };
       } catch (error) {

@@ -215,7 +215,7 @@ export class ChatSession {
     this.active = controller;
     const isLive = () => this.active === controller;
     const assistantId = createMessageId();
-    let progress: TurnProgress = { text: '', toolCalls: [] };
+    let progress: TurnProgress = { text: '', toolCalls: [], model: undefined };
     this.update({
       messages: history,
       status: 'submitted',
@@ -223,6 +223,7 @@ export class ChatSession {
       finishReason: null,
       usage: undefined,
       toolCalls: [],
+      responseModel: undefined,
     });
     const { client, model, requestOptions } = this.settings;
     try {
@@ -238,6 +239,7 @@ export class ChatSession {
           this.update({
             messages: [...history, assistantMessage(assistantId, next)],
             status: 'streaming',
+            responseModel: next.model,
           });
         },
       });
@@ -275,6 +277,7 @@ export class ChatSession {
       totalUsage,
       cost: price ? costOf(totalUsage, price) : undefined,
       toolCalls: result.finishReason === 'tool_calls' ? result.toolCalls : [],
+      responseModel: result.model,
     });
     this.settings.onFinish?.(message, {
       finishReason: result.finishReason,

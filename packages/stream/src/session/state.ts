@@ -29,6 +29,11 @@ export interface ChatSessionState {
   readonly cost: number | undefined;
   /** Calls the latest answer asks your code to run (finish reason `tool_calls`); else empty. */
   readonly toolCalls: readonly ChatToolCall[];
+  /**
+   * The model the latest answer's response names, from its first event on (the gateway may resolve
+   * an alias to another id); undefined before any response arrived.
+   */
+  readonly responseModel: string | undefined;
 }
 
 /** The state of a session that has not sent anything. */
@@ -42,6 +47,7 @@ export function initialChatState(messages: readonly SessionMessage[] = []): Chat
     totalUsage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
     cost: undefined,
     toolCalls: [],
+    responseModel: undefined,
   };
 }
 

@@ -31,6 +31,8 @@ export const DEFAULT_MESSAGES_MAX_TOKENS = 1024;
 export interface TurnProgress {
   text: string;
   toolCalls: ChatToolCall[];
+  /** The model as the response names it (the gateway may resolve an alias); known from the first event. */
+  model: string | undefined;
 }
 
 /** A turn that reached its end. Usage is in the chat format's shape whichever format ran. */
@@ -39,8 +41,6 @@ export interface TurnResult extends TurnProgress {
   usage: CompletionUsage | undefined;
   /** `chatcmpl-…` or `msg_…`. */
   responseId: string | undefined;
-  /** The model as the response names it (the gateway may resolve an alias). */
-  model: string | undefined;
 }
 
 export interface TurnRequest {
@@ -207,5 +207,6 @@ function progressOf(result: TurnResult): TurnProgress {
   return {
     text: result.text,
     toolCalls: result.toolCalls.map((call) => ({ ...call, function: { ...call.function } })),
+    model: result.model,
   };
 }
