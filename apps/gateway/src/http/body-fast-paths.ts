@@ -68,8 +68,13 @@ const inRange = (value: unknown, min: number, max: number) =>
   typeof value === 'number' && value >= min && value <= max;
 const nullishInRange = (value: unknown, min: number, max: number) =>
   value === null || inRange(value, min, max);
-const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 1;
-const nullishCount = (value: unknown) => value === null || isCount(value);
+/** The spec's `maximum` for max_tokens and max_completion_tokens (the equivalence test checks it). */
+const MAX_OUTPUT_TOKENS_FIELD = 1_000_000;
+const isTokenCount = (value: unknown) =>
+  Number.isSafeInteger(value) &&
+  (value as number) >= 1 &&
+  (value as number) <= MAX_OUTPUT_TOKENS_FIELD;
+const nullishTokenCount = (value: unknown) => value === null || isTokenCount(value);
 
 /**
  * @returns the body as zod would output it (zod's defaults are filled in on `raw` itself, which
@@ -105,7 +110,7 @@ export function chatBodyFastPath(raw: unknown): ChatBody | null {
         break;
       case 'max_tokens':
       case 'max_completion_tokens':
-        if (!nullishCount(value)) return null;
+        if (!nullishTokenCount(value)) return null;
         break;
       default:
         return null; // any other field: zod decides
@@ -141,7 +146,7 @@ export function messagesBodyFastPath(raw: unknown): MessagesBody | null {
         required++;
         break;
       case 'max_tokens':
-        if (!isCount(value)) return null;
+        if (!isTokenCount(value)) return null;
         required++;
         break;
       case 'system':

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError, badRequest } from './errors.js';
 import { takeArrivedBody } from './node-request.js';
+import { findUnsafeText, mayHoldUnsafeText, unsafeTextError } from './unsafe-text.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -121,7 +122,8 @@ export interface ReadJsonOptions {
 
 /**
  * Read and parse the JSON body. A body sent with another Content-Type → 415 `unsupported_media_type`;
- * malformed or empty JSON → 400 `invalid_json`. The 1 MiB limit is enforced while reading by the
+ * malformed or empty JSON → 400 `invalid_json`; a string (or key) holding U+0000 or an unpaired
+ * surrogate → 400 `invalid_characters` naming it (see unsafe-text.ts). The 1 MiB limit is enforced while reading by the
  * body-limit middleware. On @hono/node-server (2.1.x) `c.req.text()` reads the Node request
  * directly, without building a web `Request`, as long as nothing touched `c.req.raw.body` before
  * (the body-limit middleware takes care not to).
@@ -146,9 +148,13 @@ export async function readJsonBody(c: Context, options: ReadJsonOptions = {}): P
       { code: 'unsupported_media_type' },
     );
   }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw badRequest('The request body is not valid JSON.', null, 'invalid_json');
   }
+  const unsafe = mayHoldUnsafeText(text) ? findUnsafeText(body) : null;
+  if (unsafe) throw unsafeTextError(unsafe.problem, unsafe.path);
+  return body;
 }

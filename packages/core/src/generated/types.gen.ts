@@ -274,11 +274,11 @@ export type CreateChatCompletionRequest = {
      */
     top_p?: number | null;
     /**
-     * Maximum output tokens (older name of `max_completion_tokens`).
+     * Maximum output tokens (older name of `max_completion_tokens`). At most 1,000,000; the quota reservation covers at most the model's own output limit (its `max_output_tokens`), so a larger value reserves no more.
      */
     max_tokens?: number | null;
     /**
-     * Maximum output tokens. Wins over `max_tokens` when both are sent.
+     * Maximum output tokens. Wins over `max_tokens` when both are sent. At most 1,000,000; the quota reservation covers at most the model's own output limit (its `max_output_tokens`), so a larger value reserves no more.
      */
     max_completion_tokens?: number | null;
     /**
@@ -454,7 +454,7 @@ export type CreateCompletionRequest = {
         string
     ];
     /**
-     * Maximum output tokens.
+     * Maximum output tokens. At most 1,000,000; the quota reservation covers at most the model's own output limit (its `max_output_tokens`), so a larger value reserves no more.
      */
     max_tokens?: number | null;
     /**
@@ -552,7 +552,7 @@ export type CreateMessageRequest = {
      */
     messages: Array<MessageParam>;
     /**
-     * Maximum output tokens.
+     * Maximum output tokens. At most 1,000,000; the quota reservation covers at most the model's own output limit (its `max_output_tokens`), so a larger value reserves no more.
      */
     max_tokens: number;
     /**
@@ -928,7 +928,10 @@ export type CreateTokenRequest = {
      */
     quota: number;
     /**
-     * Unix seconds after which the key is refused (401 `expired_api_key`). Null or absent = never.
+     * Unix seconds after which the key is refused (401 `expired_api_key`);
+     * must be in the future when the key is created (400 `out_of_range`
+     * otherwise). Null or absent = never.
+     *
      */
     expires_at?: number | null;
     /**
@@ -1319,7 +1322,7 @@ export type CallbackDeliveryList = {
 };
 
 /**
- * The error's kind; one per HTTP status.
+ * The error's kind; one per HTTP status (405 shares 400's `invalid_request_error`).
  */
 export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'insufficient_quota' | 'permission_error' | 'not_found_error' | 'conflict' | 'request_too_large' | 'unsupported_media_type' | 'rate_limit_error' | 'api_error' | 'upstream_error' | 'overloaded_error' | 'upstream_timeout';
 
@@ -1398,7 +1401,8 @@ export type IdempotencyKey = string;
  * `2023-06-01`, the default when neither this nor `anthropic-version`
  * is sent. A later date selects the newest supported version not after
  * it; an earlier date or a malformed value is a 400. When both headers
- * are sent, `vendor-version` wins.
+ * are sent, `vendor-version` wins. An empty (or all-blank) value counts
+ * as absent.
  *
  */
 export type VendorVersion = string;
@@ -1621,7 +1625,8 @@ export type CreateMessageData = {
          * `2023-06-01`, the default when neither this nor `anthropic-version`
          * is sent. A later date selects the newest supported version not after
          * it; an earlier date or a malformed value is a 400. When both headers
-         * are sent, `vendor-version` wins.
+         * are sent, `vendor-version` wins. An empty (or all-blank) value counts
+         * as absent.
          *
          */
         'vendor-version'?: string;

@@ -170,8 +170,8 @@ export const zCreateChatCompletionRequest = z.strictObject({
     stream_options: zStreamOptions.nullish(),
     temperature: z.number().gte(0).lte(2).nullish(),
     top_p: z.number().gte(0).lte(1).nullish(),
-    max_tokens: z.int().gte(1).nullish(),
-    max_completion_tokens: z.int().gte(1).nullish(),
+    max_tokens: z.int().gte(1).lte(1000000).nullish(),
+    max_completion_tokens: z.int().gte(1).lte(1000000).nullish(),
     frequency_penalty: z.number().gte(-2).lte(2).nullish(),
     presence_penalty: z.number().gte(-2).lte(2).nullish(),
     stop: zStopSequences.nullish(),
@@ -255,7 +255,7 @@ export const zCreateCompletionRequest = z.strictObject({
         z.string(),
         z.tuple([z.string()])
     ]),
-    max_tokens: z.int().gte(1).nullish().default(16),
+    max_tokens: z.int().gte(1).lte(1000000).nullish().default(16),
     temperature: z.number().gte(0).lte(2).nullish(),
     top_p: z.number().gte(0).lte(1).nullish(),
     frequency_penalty: z.number().gte(-2).lte(2).nullish(),
@@ -394,7 +394,7 @@ export const zMessageParam = z.object({
 export const zCreateMessageRequest = z.strictObject({
     model: z.string().min(1),
     messages: z.array(zMessageParam).min(1),
-    max_tokens: z.int().gte(1),
+    max_tokens: z.int().gte(1).lte(1000000),
     system: z.union([
         z.string(),
         z.array(zTextBlock)
@@ -909,7 +909,7 @@ export const zCallbackDeliveryList = z.object({
 });
 
 /**
- * The error's kind; one per HTTP status.
+ * The error's kind; one per HTTP status (405 shares 400's `invalid_request_error`).
  */
 export const zErrorType = z.enum([
     'invalid_request_error',
@@ -1039,10 +1039,11 @@ export const zIdempotencyKey = z.string().min(1).max(255);
  * `2023-06-01`, the default when neither this nor `anthropic-version`
  * is sent. A later date selects the newest supported version not after
  * it; an earlier date or a malformed value is a 400. When both headers
- * are sent, `vendor-version` wins.
+ * are sent, `vendor-version` wins. An empty (or all-blank) value counts
+ * as absent.
  *
  */
-export const zVendorVersion = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).default('2023-06-01');
+export const zVendorVersion = z.string().regex(/^\s*(\d{4}-\d{2}-\d{2})?\s*$/).default('2023-06-01');
 
 /**
  * Alias of `vendor-version`, under the name the vendor's own SDK
@@ -1101,7 +1102,7 @@ export const zCreateCompletionResponse = zCompletion;
 export const zCreateMessageBody = zCreateMessageRequest;
 
 export const zCreateMessageHeaders = z.object({
-    'vendor-version': z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().default('2023-06-01'),
+    'vendor-version': z.string().regex(/^\s*(\d{4}-\d{2}-\d{2})?\s*$/).optional().default('2023-06-01'),
     'anthropic-version': z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional()
 });
 
