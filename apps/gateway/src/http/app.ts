@@ -9,6 +9,7 @@ import type { AppEnv } from './env.js';
 import { methodNotAllowed, notFound, renderError, toApiError } from './errors.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimit } from './middleware/body-limit.js';
+import { closeIfBodyUnread } from './middleware/close-unread.js';
 import { corsHeaders } from './middleware/cors.js';
 import { observe } from './middleware/observe.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -31,6 +32,7 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
   // Node listener (app.request()), where streamed bodies need a web stream.
   app.use('*', webBodyFallback());
   app.use('*', observe(log, services.stdMetrics));
+  app.use('*', closeIfBodyUnread());
   // Browsers (the web demo, any SPA) call the API cross-origin with the key in a header; no cookies
   // are involved, so any origin may. Preflights are answered here, before auth.
   app.use(

@@ -164,4 +164,32 @@ describe.each(eachDatabase())('hostile input on $name', (database) => {
     });
     expect(alias.status).toBe(400);
   });
+
+  it('refuses an rpm or tpm past the documented maximum (the columns are 32-bit)', async () => {
+    for (const field of ['rpm', 'tpm']) {
+      const res = await gw.fetch('/v1/token', {
+        method: 'POST',
+        key: gw.adminKey,
+        json: { name: 'x', quota: 1, [field]: 2 ** 31 },
+      });
+      await expectError(res, 400, 'out_of_range', field);
+    }
+  });
+
+  it('closes the connection when it refuses an upload before the body has arrived', async () => {
+    const boundary = 'b0';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\n`),
+      Buffer.alloc(2_000_000, 97),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await gw.fetch('/v1/files', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(res.headers.get('connection')).toBe('close');
+    await expectError(res, 400, 'invalid_multipart', null);
+  });
 });

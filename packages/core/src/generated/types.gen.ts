@@ -939,11 +939,11 @@ export type CreateTokenRequest = {
      */
     models?: Array<string> | null;
     /**
-     * Requests per minute. Null or absent = unlimited.
+     * Requests per minute, at most 2,147,483,647. Null or absent = unlimited.
      */
     rpm?: number | null;
     /**
-     * Tokens per minute. Null or absent = unlimited.
+     * Tokens per minute, at most 2,147,483,647. Null or absent = unlimited.
      */
     tpm?: number | null;
 };

@@ -589,8 +589,8 @@ export const zCreateTokenRequest = z.strictObject({
     quota: z.int().gte(0).lte(9007199254740991),
     expires_at: z.int().gte(0).nullish(),
     models: z.array(z.string().min(1)).min(1).nullish(),
-    rpm: z.int().gte(1).nullish(),
-    tpm: z.int().gte(1).nullish()
+    rpm: z.int().gte(1).lte(2147483647).nullish(),
+    tpm: z.int().gte(1).lte(2147483647).nullish()
 });
 
 /**
