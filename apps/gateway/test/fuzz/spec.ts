@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-/** A JSON Schema node of the spec (OpenAPI 3.1), loosely typed: the fuzzer reads any keyword. */
+/** A JSON Schema node of the spec (OpenAPI 3.2), loosely typed: the fuzzer reads any keyword. */
 export interface Schema {
   $ref?: string;
   type?: string | string[];

@@ -743,6 +743,37 @@ export type MessageUsage = {
 };
 
 /**
+ * One server-sent event of a streamed chat completion. `data` is a
+ * `ChatCompletionChunk` as JSON; the last event's `data` is `[DONE]`;
+ * an error after the stream started arrives as `ErrorResponse` JSON.
+ *
+ */
+export type ChatCompletionStreamEvent = {
+    data: string | '[DONE]';
+};
+
+/**
+ * One server-sent event of a streamed legacy completion. `data` is a
+ * `Completion` as JSON (each choice's `text` is the increment); the
+ * last event's `data` is `[DONE]`; an error after the stream started
+ * arrives as `ErrorResponse` JSON.
+ *
+ */
+export type CompletionStreamEvent = {
+    data: string | '[DONE]';
+};
+
+/**
+ * One server-sent event of a streamed message: `event` names it and
+ * `data` is the `MessageStreamEvent` JSON whose `type` equals that name.
+ *
+ */
+export type MessageSseEvent = {
+    event: 'message_start' | 'content_block_start' | 'content_block_delta' | 'content_block_stop' | 'message_delta' | 'message_stop' | 'ping' | 'error';
+    data: string;
+};
+
+/**
  * One server-sent event of a streamed message: `event: <type>` then
  * `data: <this JSON>`. Order: `message_start`, then per content block
  * `content_block_start`, `content_block_delta`…, `content_block_stop`,

@@ -456,6 +456,52 @@ export const zMessage = z.object({
 });
 
 /**
+ * One server-sent event of a streamed chat completion. `data` is a
+ * `ChatCompletionChunk` as JSON; the last event's `data` is `[DONE]`;
+ * an error after the stream started arrives as `ErrorResponse` JSON.
+ *
+ */
+export const zChatCompletionStreamEvent = z.object({
+    data: z.union([
+        z.string(),
+        z.literal('[DONE]')
+    ])
+});
+
+/**
+ * One server-sent event of a streamed legacy completion. `data` is a
+ * `Completion` as JSON (each choice's `text` is the increment); the
+ * last event's `data` is `[DONE]`; an error after the stream started
+ * arrives as `ErrorResponse` JSON.
+ *
+ */
+export const zCompletionStreamEvent = z.object({
+    data: z.union([
+        z.string(),
+        z.literal('[DONE]')
+    ])
+});
+
+/**
+ * One server-sent event of a streamed message: `event` names it and
+ * `data` is the `MessageStreamEvent` JSON whose `type` equals that name.
+ *
+ */
+export const zMessageSseEvent = z.object({
+    event: z.enum([
+        'message_start',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_stop',
+        'message_delta',
+        'message_stop',
+        'ping',
+        'error'
+    ]),
+    data: z.string()
+});
+
+/**
  * First event; `message` has empty `content`, null `stop_reason`, and the input token count.
  */
 export const zMessageStartEvent = z.object({
