@@ -24,7 +24,10 @@ const MESSAGES_ROLES = new Set(['user', 'assistant']);
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Chat messages with a role, a string (or null) content and an optional name; nothing else. */
+/**
+ * Chat messages with a role, a string content and an optional name; nothing else. (Only an
+ * assistant message with tool_calls may go without content, and those are zod's to check.)
+ */
 function plainChatMessages(messages: unknown): boolean {
   if (!Array.isArray(messages) || messages.length === 0) return false;
   for (const message of messages) {
@@ -34,12 +37,12 @@ function plainChatMessages(messages: unknown): boolean {
       if (key === 'role') {
         if (typeof value !== 'string' || !CHAT_ROLES.has(value)) return false;
       } else if (key === 'content') {
-        if (typeof value !== 'string' && value !== null) return false;
+        if (typeof value !== 'string') return false;
       } else if (key === 'name') {
         if (typeof value !== 'string' || value.length < 1 || value.length > 64) return false;
       } else return false;
     }
-    if (!('role' in message)) return false;
+    if (!('role' in message) || !('content' in message)) return false;
   }
   return true;
 }

@@ -23,6 +23,23 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
+/**
+ * A union branch refused the value on one of its own fields that the value does have, with a
+ * fixed-value check (`role` is not `"tool"`): the value was meant for another branch.
+ */
+function refusesDiscriminator(
+  branch: readonly Issue[],
+  unionPath: readonly PropertyKey[],
+  body: unknown,
+): boolean {
+  return branch.some(
+    (i) =>
+      i.path.length === 1 &&
+      (i.code === 'invalid_value' || i.code === 'invalid_union') &&
+      valueAt(body, [...unionPath, ...i.path]) !== undefined,
+  );
+}
+
 /** What a bound means in words, by what was bounded: a number, a string's length, a list's size. */
 function rangeMessage(
   issue: Extract<Issue, { code: 'too_big' | 'too_small' }>,
@@ -81,9 +98,15 @@ export function issueToApiError(issue: Issue, body: unknown): ApiError {
         'invalid_value',
       );
     case 'invalid_union': {
-      // "Invalid input" says nothing: report the branch that got furthest — the one whose
+      // A required field left out, or sent as null ("not set"), whatever its possible types.
+      if (valueAt(body, path) == null) {
+        return badRequest(`Missing required field: ${param}.`, param, 'missing_field');
+      }
+      // "Invalid input" says nothing: report the branch that got furthest — one the value is
+      // meant for (not refused on a discriminating field such as a message's `role`), whose
       // problem is not the value's type (e.g. `stop` is a list, but too long).
-      const closest = issue.errors
+      const meantFor = issue.errors.filter((branch) => !refusesDiscriminator(branch, path, body));
+      const closest = (meantFor.length > 0 ? meantFor : issue.errors)
         .map((branch) => branch[0])
         .find((first) => first && !(first.code === 'invalid_type' && first.path.length === 0));
       if (closest) return issueToApiError({ ...closest, path: [...path, ...closest.path] }, body);

@@ -104,6 +104,11 @@ export function fuzzRuns(defaultRuns: number): number {
   return raw && /^\d+$/.test(raw) ? Number(raw) : defaultRuns;
 }
 
+/** A test's time limit for `runs` requests: the default 30 s, or more for a long run. */
+export function fuzzTimeout(runs: number): number {
+  return Math.max(30_000, runs * 250);
+}
+
 /** One fixed seed (FUZZ_SEED overrides) so a CI failure replays locally. */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
 import { requestFor } from './requests.js';
-import { checkProperty, expectWellFormed, FUZZ_SEED, fuzzRuns, send } from './send.js';
+import { checkProperty, expectWellFormed, FUZZ_SEED, fuzzRuns, fuzzTimeout, send } from './send.js';
 import { specOperations } from './spec.js';
 
 const OPERATIONS = specOperations();
@@ -36,15 +36,21 @@ describe.each(eachDatabase())('spec-driven fuzzing on $name', (database) => {
     expect(OPERATIONS.length).toBeGreaterThanOrEqual(16);
   });
 
-  it.each(OPERATIONS.map((op) => [op.id, op] as const))('%s', async (_id, op) => {
-    tried += await checkProperty(
-      requestFor(op, keys),
-      async (req) => expectWellFormed(req, await send(gw.url, req)),
-      RUNS,
-    );
-    // Still alive and answering.
-    expect((await send(gw.url, { method: 'GET', path: '/healthz', headers: {} })).status).toBe(200);
-  });
+  it.each(OPERATIONS.map((op) => [op.id, op] as const))(
+    '%s',
+    async (_id, op) => {
+      tried += await checkProperty(
+        requestFor(op, keys),
+        async (req) => expectWellFormed(req, await send(gw.url, req)),
+        RUNS,
+      );
+      // Still alive and answering.
+      expect((await send(gw.url, { method: 'GET', path: '/healthz', headers: {} })).status).toBe(
+        200,
+      );
+    },
+    fuzzTimeout(RUNS),
+  );
 
   it('answers a method a path does not have with 405 and Allow, in the documented shape', async () => {
     const paths = [...new Set(OPERATIONS.map((op) => op.path))];

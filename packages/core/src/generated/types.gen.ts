@@ -319,31 +319,92 @@ export type CreateChatCompletionRequest = {
 };
 
 /**
- * One message of a chat. `content` is a string or an array of text
- * parts; it may be null or absent only on an assistant message that
+ * One message of a chat, by `role`. `content` is a string or an array of
+ * text parts; it may be null or absent only on an assistant message that
  * carries `tool_calls`. A `tool` message carries the result of the call
- * named by `tool_call_id`. Other keys (`refusal`, `annotations`, …) are
- * ignored.
+ * named by `tool_call_id` (required). Other keys (`refusal`,
+ * `annotations`, …) are ignored.
  *
  */
-export type ChatMessage = {
+export type ChatMessage = ({
+    role: 'system' | 'developer' | 'user';
+} & ChatInstructionMessage) | ({
+    role: 'assistant';
+} & ChatAssistantMessage) | ({
+    role: 'tool';
+} & ChatToolMessage);
+
+/**
+ * A string, or a non-empty array of text parts.
+ */
+export type ChatMessageContent = string | Array<TextBlock>;
+
+/**
+ * A `system`, `developer` (treated like `system`) or `user` message; `content` is required.
+ */
+export type ChatInstructionMessage = {
+    role: 'system' | 'developer' | 'user';
+    content: ChatMessageContent;
     /**
-     * `developer` is treated like `system`.
+     * Optional participant name.
      */
-    role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-    content?: string | Array<TextBlock> | null;
+    name?: string;
+};
+
+/**
+ * An earlier answer of the model: with `content` (a string or text
+ * parts), or with `tool_calls` (then `content` may be null or absent),
+ * or both.
+ *
+ */
+export type ChatAssistantMessage = ChatAssistantTextMessage | ChatAssistantToolCallMessage;
+
+/**
+ * An assistant message with `content` (and possibly `tool_calls`).
+ */
+export type ChatAssistantTextMessage = {
+    role: 'assistant';
+    content: ChatMessageContent;
     /**
      * Optional participant name.
      */
     name?: string;
     /**
-     * On an assistant message, the tool calls it made (as a response returned them).
+     * The tool calls it made (as a response returned them).
      */
     tool_calls?: Array<ChatToolCall>;
+};
+
+/**
+ * An assistant message that made tool calls; its `content` may be null or absent.
+ */
+export type ChatAssistantToolCallMessage = {
+    role: 'assistant';
+    content?: ChatMessageContent | null;
     /**
-     * On a `tool` message (required there), the id of the call it answers.
+     * Optional participant name.
      */
-    tool_call_id?: string;
+    name?: string;
+    /**
+     * The tool calls it made (as a response returned them).
+     */
+    tool_calls: Array<ChatToolCall>;
+};
+
+/**
+ * The result of the tool call named by `tool_call_id`.
+ */
+export type ChatToolMessage = {
+    role: 'tool';
+    content: ChatMessageContent;
+    /**
+     * The id of the call it answers.
+     */
+    tool_call_id: string;
+    /**
+     * Optional participant name.
+     */
+    name?: string;
 };
 
 /**

@@ -133,29 +133,90 @@ export const zChatToolCallDelta = z.object({
 });
 
 /**
- * One message of a chat. `content` is a string or an array of text
- * parts; it may be null or absent only on an assistant message that
- * carries `tool_calls`. A `tool` message carries the result of the call
- * named by `tool_call_id`. Other keys (`refusal`, `annotations`, …) are
- * ignored.
- *
+ * A string, or a non-empty array of text parts.
  */
-export const zChatMessage = z.object({
+export const zChatMessageContent = z.union([
+    z.string(),
+    z.array(zTextBlock).min(1)
+]);
+
+/**
+ * A `system`, `developer` (treated like `system`) or `user` message; `content` is required.
+ */
+export const zChatInstructionMessage = z.object({
     role: z.enum([
         'system',
         'developer',
-        'user',
-        'assistant',
-        'tool'
+        'user'
     ]),
-    content: z.union([
-        z.string(),
-        z.array(zTextBlock).min(1)
-    ]).nullish(),
-    name: z.string().min(1).max(64).optional(),
-    tool_calls: z.array(zChatToolCall).optional(),
-    tool_call_id: z.string().min(1).optional()
+    content: zChatMessageContent,
+    name: z.string().min(1).max(64).optional()
 });
+
+/**
+ * An assistant message with `content` (and possibly `tool_calls`).
+ */
+export const zChatAssistantTextMessage = z.object({
+    role: z.literal('assistant'),
+    content: zChatMessageContent,
+    name: z.string().min(1).max(64).optional(),
+    tool_calls: z.array(zChatToolCall).optional()
+});
+
+/**
+ * An assistant message that made tool calls; its `content` may be null or absent.
+ */
+export const zChatAssistantToolCallMessage = z.object({
+    role: z.literal('assistant'),
+    content: zChatMessageContent.nullish(),
+    name: z.string().min(1).max(64).optional(),
+    tool_calls: z.array(zChatToolCall).min(1)
+});
+
+/**
+ * An earlier answer of the model: with `content` (a string or text
+ * parts), or with `tool_calls` (then `content` may be null or absent),
+ * or both.
+ *
+ */
+export const zChatAssistantMessage = z.union([
+    zChatAssistantTextMessage,
+    zChatAssistantToolCallMessage
+]);
+
+/**
+ * The result of the tool call named by `tool_call_id`.
+ */
+export const zChatToolMessage = z.object({
+    role: z.literal('tool'),
+    content: zChatMessageContent,
+    tool_call_id: z.string().min(1),
+    name: z.string().min(1).max(64).optional()
+});
+
+/**
+ * One message of a chat, by `role`. `content` is a string or an array of
+ * text parts; it may be null or absent only on an assistant message that
+ * carries `tool_calls`. A `tool` message carries the result of the call
+ * named by `tool_call_id` (required). Other keys (`refusal`,
+ * `annotations`, …) are ignored.
+ *
+ */
+export const zChatMessage = z.union([
+    z.object({
+        role: z.union([
+            z.literal('system'),
+            z.literal('developer'),
+            z.literal('user')
+        ])
+    }).and(zChatInstructionMessage),
+    z.object({
+        role: z.literal('assistant')
+    }).and(zChatAssistantMessage),
+    z.object({
+        role: z.literal('tool')
+    }).and(zChatToolMessage)
+]);
 
 /**
  * A chat completion request. Optional sampling fields accept `null`
