@@ -1414,7 +1414,7 @@ export type CallbackDeliveryList = {
 };
 
 /**
- * The error's kind; one per HTTP status (405 shares 400's `invalid_request_error`).
+ * The error's kind; one per HTTP status (405 and 408 share 400's `invalid_request_error`, 431 shares 413's `request_too_large`).
  */
 export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'insufficient_quota' | 'permission_error' | 'not_found_error' | 'conflict' | 'request_too_large' | 'unsupported_media_type' | 'rate_limit_error' | 'api_error' | 'upstream_error' | 'overloaded_error' | 'upstream_timeout';
 

@@ -1016,7 +1016,7 @@ export const zCallbackDeliveryList = z.object({
 });
 
 /**
- * The error's kind; one per HTTP status (405 shares 400's `invalid_request_error`).
+ * The error's kind; one per HTTP status (405 and 408 share 400's `invalid_request_error`, 431 shares 413's `request_too_large`).
  */
 export const zErrorType = z.enum([
     'invalid_request_error',
