@@ -50,7 +50,10 @@ function refusalFor(code: string | undefined): Refusal {
  * server.on('clientError', answerClientError);
  */
 export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
+  // A response already under way on this socket (Node's own handler checks the same field):
+  // writing a second status line into it would corrupt it, so just end the connection.
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || current?.headersSent) {
     socket.destroy();
     return;
   }
