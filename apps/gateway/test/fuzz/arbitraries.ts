@@ -78,57 +78,82 @@ function nested(depth: number): unknown {
 const typesOf = (schema: Schema): string[] =>
   schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
 
-function integerFor(schema: Schema): fc.Arbitrary<number> {
+/**
+ * How a value is drawn: `valid` stays inside the schema (its bounds included), so that a single
+ * fault added afterwards (see `mutate`) is what the gateway meets; `wild` also goes past every
+ * bound and puts hostile text in every string.
+ */
+export type Mode = 'valid' | 'wild';
+
+/** Unix seconds from an hour ahead to 2100: a valid `expires_at` (the spec wants the future). */
+const FUTURE_SECONDS = fc.integer({ min: Math.floor(Date.now() / 1000) + 3600, max: 4102444800 });
+
+function integerFor(schema: Schema, mode: Mode, name: string): fc.Arbitrary<number> {
+  if (mode === 'valid' && name === 'expires_at') return FUTURE_SECONDS;
   const min = schema.minimum ?? schema.exclusiveMinimum ?? -1_000;
   const max = schema.maximum ?? schema.exclusiveMaximum ?? Math.max(min + 1_000, 1_000);
-  const edges = [min, max, min - 1, max + 1, ...EDGE_INTEGERS];
-  return fc.oneof(
+  const inside = fc.oneof(
     { weight: 3, arbitrary: fc.integer({ min: Math.ceil(min), max: Math.floor(max) }) },
-    { weight: 2, arbitrary: fc.constantFrom(...edges) },
+    { weight: 1, arbitrary: fc.constantFrom(min, max) },
   );
+  if (mode === 'valid') return inside;
+  return fc.oneof(inside, fc.constantFrom(min - 1, max + 1, ...EDGE_INTEGERS));
 }
 
-function numberFor(schema: Schema): fc.Arbitrary<number> {
+function numberFor(schema: Schema, mode: Mode): fc.Arbitrary<number> {
   const min = schema.minimum ?? -1e6;
   const max = schema.maximum ?? 1e6;
-  return fc.oneof(
+  const inside = fc.oneof(
     { weight: 3, arbitrary: fc.double({ min, max, noNaN: true }) },
-    { weight: 2, arbitrary: fc.constantFrom(min, max, min - 1e-9, max + 1e-9, -0, 1e308, 5e-324) },
+    { weight: 1, arbitrary: fc.constantFrom(min, max, -0) },
   );
+  if (mode === 'valid') return inside;
+  return fc.oneof(inside, fc.constantFrom(min - 1e-9, max + 1e-9, 1e308, 5e-324));
 }
 
-function stringFor(schema: Schema, name: string): fc.Arbitrary<string> {
+function stringFor(schema: Schema, name: string, mode: Mode): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = schema.maxLength ?? 64;
-  const edges = [min, max, max + 1, Math.max(0, min - 1)].map((n) => 'x'.repeat(n));
   const options: fc.Arbitrary<string>[] = [
     fc.string({ minLength: min, maxLength: Math.min(max, 64) }),
-    fc.constantFrom(...edges),
-    nastyString,
+    fc.constantFrom(...[min, max].map((n) => 'x'.repeat(n))),
   ];
   if (name === 'model')
     options.push(fc.constantFrom(...MODEL_HINTS), fc.constantFrom(...MODEL_HINTS));
   if (schema.format === 'uri')
-    options.push(fc.webUrl(), fc.constantFrom('http://127.0.0.1:1/', 'file:///etc/passwd'));
+    options.push(fc.constantFrom('https://example.com/hook', 'http://127.0.0.1:1/'));
+  if (mode === 'wild') {
+    options.push(
+      nastyString,
+      fc.constantFrom(...[max + 1, Math.max(0, min - 1)].map((n) => 'x'.repeat(n))),
+    );
+    if (schema.format === 'uri') options.push(fc.webUrl(), fc.constant('file:///etc/passwd'));
+  }
   return fc.oneof(...options);
 }
 
-function objectFor(schema: Schema, depth: number): fc.Arbitrary<Record<string, unknown>> {
+function objectFor(
+  schema: Schema,
+  depth: number,
+  mode: Mode,
+): fc.Arbitrary<Record<string, unknown>> {
   const properties = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
   const fields = properties.map(([name, sub]) => {
-    const value = valueFor(sub, depth + 1, name);
-    // Required fields are usually there, optional ones half the time; either may be left out.
-    const presence = required.has(name) ? 0.92 : 0.5;
+    const value = valueFor(sub, depth + 1, name, mode);
+    // Optional fields are there half the time; in wild mode a required one may be left out.
+    const presence = required.has(name) ? (mode === 'valid' ? 1 : 0.92) : 0.5;
     return fc
       .tuple(fc.double({ min: 0, max: 1, noNaN: true }), value)
       .map(([p, v]) => (p < presence ? ([name, v] as const) : null));
   });
   const extra =
     typeof schema.additionalProperties === 'object'
-      ? fc.dictionary(nastyString, valueFor(schema.additionalProperties, depth + 1, ''), {
-          maxKeys: 4,
-        })
+      ? fc.dictionary(
+          mode === 'valid' ? fc.string({ minLength: 1, maxLength: 16 }) : nastyString,
+          valueFor(schema.additionalProperties, depth + 1, '', mode),
+          { maxKeys: 4 },
+        )
       : fc.constant({});
   return fc.tuple(fc.tuple(...fields), extra).map(([entries, more]) => {
     const out: Record<string, unknown> = { ...more };
@@ -138,16 +163,24 @@ function objectFor(schema: Schema, depth: number): fc.Arbitrary<Record<string, u
 }
 
 /**
- * A value for `schema`, mostly valid and often at a boundary; `name` is the field it fills.
+ * A value for `schema` (see `Mode`), often at a boundary; `name` is the field it fills.
  * Recursive schemas bottom out at a small depth.
  */
-export function valueFor(input: Schema, depth = 0, name = ''): fc.Arbitrary<unknown> {
+export function valueFor(
+  input: Schema,
+  depth = 0,
+  name = '',
+  mode: Mode = 'wild',
+): fc.Arbitrary<unknown> {
   const schema = deref(input);
   if (depth > 6) return fc.constantFrom<unknown>(null, 'x', 1);
   if (schema.const !== undefined) return fc.constant(schema.const);
-  if (schema.enum) return fc.oneof(fc.constantFrom(...schema.enum), fc.constant('not-in-enum'));
+  if (schema.enum) {
+    const values = fc.constantFrom(...schema.enum);
+    return mode === 'valid' ? values : fc.oneof(values, fc.constant('not-in-enum'));
+  }
   const branches = schema.oneOf ?? schema.anyOf;
-  if (branches) return fc.oneof(...branches.map((b) => valueFor(b, depth + 1, name)));
+  if (branches) return fc.oneof(...branches.map((b) => valueFor(b, depth + 1, name, mode)));
   const types = typesOf(schema);
   if (types.length === 0) return fc.jsonValue({ maxDepth: 2 });
   return fc.oneof(
@@ -158,21 +191,22 @@ export function valueFor(input: Schema, depth = 0, name = ''): fc.Arbitrary<unkn
         case 'boolean':
           return fc.boolean();
         case 'integer':
-          return integerFor(schema);
+          return integerFor(schema, mode, name);
         case 'number':
-          return numberFor(schema);
+          return numberFor(schema, mode);
         case 'string':
-          return stringFor(schema, name);
+          return stringFor(schema, name, mode);
         case 'array': {
           const minLength = schema.minItems ?? 0;
-          const maxLength = Math.min((schema.maxItems ?? 4) + 1, 6);
-          return fc.array(valueFor(schema.items ?? {}, depth + 1, name), {
-            minLength: Math.min(minLength, maxLength),
+          const limit = mode === 'valid' ? (schema.maxItems ?? 4) : (schema.maxItems ?? 4) + 1;
+          const maxLength = Math.max(minLength, Math.min(limit, 6));
+          return fc.array(valueFor(schema.items ?? {}, depth + 1, name, mode), {
+            minLength: mode === 'valid' ? minLength : 0,
             maxLength,
           });
         }
         case 'object':
-          return objectFor(schema, depth);
+          return objectFor(schema, depth, mode);
         default:
           return fc.jsonValue({ maxDepth: 2 });
       }
@@ -180,7 +214,53 @@ export function valueFor(input: Schema, depth = 0, name = ''): fc.Arbitrary<unkn
   );
 }
 
-/** A structural change to a valid-looking value: a field dropped, retyped, or an unknown one added. */
+/** Text that storage or encoding cannot take, for injecting into an otherwise valid body. */
+const UNSTORABLE = ['a\u0000b', '\u0000', '\ud800', 'x\udfff', '\udc00\ud800'];
+
+/** Every string in a JSON value (values and keys), as paths of keys down to it. */
+function stringPaths(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
+  if (typeof value === 'string') out.push(path);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push([...path, k, '']); // the key itself ('' marks "rename this key")
+      stringPaths(v, [...path, k], out);
+    }
+  }
+  return out;
+}
+
+/** `value` with the string (or key) at `path` replaced by `text`. */
+function replaceAt(value: unknown, path: string[], text: string): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return text;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const copy = [...value];
+    const index = Number(head);
+    copy[index] = replaceAt(copy[index], rest, text);
+    return copy;
+  }
+  const record = value as Record<string, unknown>;
+  if (rest.length === 1 && rest[0] === '') {
+    const { [head]: moved, ...others } = record;
+    return { ...others, [`${head}${text}`]: moved };
+  }
+  return { ...record, [head]: replaceAt(record[head], rest, text) };
+}
+
+/** A valid-looking value with one string (or key) made unstorable: NUL or a lone surrogate. */
+function injectUnstorable(value: unknown): fc.Arbitrary<unknown> {
+  const paths = stringPaths(value);
+  if (paths.length === 0) return fc.constant(value);
+  return fc
+    .tuple(fc.constantFrom(...paths), fc.constantFrom(...UNSTORABLE))
+    .map(([path, text]) => replaceAt(value, path, text));
+}
+
+/**
+ * A change to a valid-looking value: a field dropped, retyped, an unknown one added, or one of
+ * its strings made unstorable.
+ */
 export function mutate(value: unknown): fc.Arbitrary<unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return fc.oneof(fc.constant(value), wrongValue);
@@ -189,7 +269,7 @@ export function mutate(value: unknown): fc.Arbitrary<unknown> {
   const keys = Object.keys(record);
   const pickKey = keys.length > 0 ? fc.constantFrom(...keys) : fc.constant('model');
   return fc.oneof(
-    { weight: 5, arbitrary: fc.constant(value) },
+    { weight: 3, arbitrary: fc.constant(value) },
     {
       weight: 2,
       arbitrary: fc.tuple(pickKey, wrongValue).map(([k, v]) => ({ ...record, [k]: v })),
@@ -206,6 +286,7 @@ export function mutate(value: unknown): fc.Arbitrary<unknown> {
       arbitrary: fc.tuple(nastyString, wrongValue).map(([k, v]) => ({ ...record, [k]: v })),
     },
     { weight: 1, arbitrary: wrongValue },
+    { weight: 6, arbitrary: injectUnstorable(value) },
   );
 }
 
@@ -214,7 +295,7 @@ export function jsonText(value: unknown): fc.Arbitrary<string> {
   const json = JSON.stringify(value) ?? 'null';
   const isObject = json.startsWith('{') && json.length > 2;
   return fc.oneof(
-    { weight: 8, arbitrary: fc.constant(json) },
+    { weight: 12, arbitrary: fc.constant(json) },
     {
       weight: 1,
       // A duplicate key: which one wins is the parser's business, but never a 500.
