@@ -1,7 +1,7 @@
 /**
  * The API app: middleware in the order a request meets it, then the route groups.
- *   observe (request id, log, metrics) → CORS → body limit → auth → rate limit → NUL in the URL
- *   → route (a path served for other methods only: 405 with Allow)
+ *   observe (request id, log, metrics) → close-if-body-unread → CORS → body limit → auth
+ *   → rate limit → NUL in the URL → route (a path served for other methods only: 405 with Allow)
  */
 import { Hono } from 'hono';
 import type { Services } from '../services.js';
