@@ -115,7 +115,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
     if (applied.length > 0) log.info('migrations applied', { migrations: applied });
 
     const cdn = new Hono();
-    const cdnListener = await listen((req) => cdn.fetch(req), config.cdnPort, config.host);
+    const cdnListener = await listen((req) => cdn.fetch(req), config.cdnPort, config.host, config);
     listeners.push(cdnListener);
     const cdnListenerUrl = urlFor(config.host, cdnListener.port);
     const cdnUrl = config.cdnUrl ?? cdnListenerUrl;
@@ -133,7 +133,12 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
     built = services;
 
     const app = createApp(services, options.routes);
-    const apiListener = await listen((req, env) => app.fetch(req, env), config.port, config.host);
+    const apiListener = await listen(
+      (req, env) => app.fetch(req, env),
+      config.port,
+      config.host,
+      config,
+    );
     listeners.push(apiListener);
     // Only once both ports are ours: a start that fails on a busy port generates no admin key.
     const admin = await ensureBootstrapAdmin(
