@@ -40,7 +40,10 @@ export interface StartGatewayOptions {
 
 export interface Gateway {
   url: string;
+  /** Public base of file and video URLs: CDN_URL, or this instance's CDN listener without it. */
   cdnUrl: string;
+  /** This instance's own CDN listener (behind a shared CDN_URL, the address a load balancer targets). */
+  cdnListenerUrl: string;
   /** The admin key when it is known to this process (configured, or generated on this start). */
   adminKey: string | null;
   services: Services;
@@ -114,7 +117,8 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
     const cdn = new Hono();
     const cdnListener = await listen((req) => cdn.fetch(req), config.cdnPort, config.host);
     listeners.push(cdnListener);
-    const cdnUrl = config.cdnUrl ?? urlFor(config.host, cdnListener.port);
+    const cdnListenerUrl = urlFor(config.host, cdnListener.port);
+    const cdnUrl = config.cdnUrl ?? cdnListenerUrl;
 
     const metrics = createMetrics();
     const services = await createServices({
@@ -164,6 +168,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
     return {
       url,
       cdnUrl,
+      cdnListenerUrl,
       adminKey: config.adminKey ?? admin.generatedKey,
       services,
       close(deadlineMs = config.drainTimeoutMs) {

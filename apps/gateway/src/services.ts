@@ -14,6 +14,7 @@ import { type CallbackService, createCallbackService } from './callbacks/service
 import type { Config } from './config/config.js';
 import type { DatabaseKind } from './db/database.js';
 import type { DB } from './db/schema.js';
+import { openBlobStore } from './files/open-store.js';
 import type { FilesService } from './files/service.js';
 import { createKeyService, type KeyService } from './keys/keys.js';
 import { createMemoryStore, createRateLimiter, type RateLimiter } from './limits/limiter.js';
@@ -149,7 +150,7 @@ async function createFeatureServices(core: CoreServices): Promise<Services> {
   // Filled in below, one feature at a time; a later feature may use an earlier one.
   const services = { ...core } as Services;
   services.text = createTextFeature(services);
-  services.files = createFilesFeature(services);
+  services.files = createFilesFeature(services, await openBlobStore(core.config, core.log));
   services.video = createVideoFeature(services, services.files);
   services.callbacks = createCallbackService(services);
   return services;

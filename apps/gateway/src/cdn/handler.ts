@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { PRESIGN_EXPIRES_SECONDS } from '../config/storage-env.js';
 import { MIME_BY_EXT } from '../files/sniff.js';
 import type { BlobStore } from '../files/storage.js';
 import { parseRange } from './range.js';
@@ -36,8 +37,29 @@ function matchesEtag(header: string, etag: string): boolean {
 }
 
 /**
+ * 302 to the object store's presigned URL (which serves Range itself). The redirect may be cached
+ * for half the URL's lifetime, so a client never follows one that has expired.
+ */
+async function redirect(
+  signedUrl: NonNullable<BlobStore['signedUrl']>,
+  object: CdnObject,
+): Promise<Response> {
+  const location = await signedUrl(object.sha256, {
+    contentType: object.contentType || MIME_BY_EXT.mp4!,
+  });
+  return new Response(null, {
+    status: 302,
+    headers: {
+      location,
+      'cache-control': `private, max-age=${Math.floor(PRESIGN_EXPIRES_SECONDS / 2)}`,
+    },
+  });
+}
+
+/**
  * The CDN listener's handler: serves uploaded files and finished videos from the blob store with
- * immutable caching, ETag (the SHA-256), conditional GET and single byte ranges.
+ * immutable caching, ETag (the SHA-256), conditional GET and single byte ranges, or redirects to a
+ * presigned object-store URL when the store offers one (MODELGATE_S3_PRESIGN=1).
  *
  * @example
  * serve({ fetch: createCdnHandler({ store, findFile, findVideo }), port: 8081 });
@@ -54,8 +76,6 @@ export function createCdnHandler(deps: CdnDeps): (request: Request) => Promise<R
     const video = file ? null : VIDEO_PATH.exec(path);
     if (video) object = await deps.findVideo(video[1]!);
     if (!object) return plain(404, 'not found');
-    const size = await deps.store.size(object.sha256);
-    if (size === null) return plain(404, 'not found');
 
     const etag = `"${object.sha256}"`;
     const common: Record<string, string> = {
@@ -64,10 +84,14 @@ export function createCdnHandler(deps: CdnDeps): (request: Request) => Promise<R
       'accept-ranges': 'bytes',
       'x-content-type-options': 'nosniff',
     };
+    // The ETag is the content address: a cached copy is current whatever the backend holds.
     const ifNoneMatch = request.headers.get('if-none-match');
     if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) {
       return new Response(null, { status: 304, headers: common });
     }
+    if (deps.store.signedUrl) return redirect(deps.store.signedUrl, object);
+    const size = await deps.store.size(object.sha256);
+    if (size === null) return plain(404, 'not found');
     // If-Range with another validator: the representation changed, send it whole.
     const ifRange = request.headers.get('if-range');
     const range =

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { parseTextModelConfig } from '../models/config.js';
 import { type LogLevel, parseLogLevel } from '../observability/logger.js';
 import { type ProviderEnv, readProviderEnv } from './providers-env.js';
+import { MAX_SINGLE_PUT_BYTES, readStorageEnv, type S3Settings } from './storage-env.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -45,6 +46,11 @@ export interface Config {
   cdnUrl: string | null;
   /** MODELGATE_DATA_DIR, default ./.modelgate (PGlite data, stored files, generated admin key). */
   dataDir: string;
+  /**
+   * The shared object store for files and videos (MODELGATE_S3_URL or S3_*), or null: they stay in
+   * `${dataDir}/files`, seen by this instance only.
+   */
+  s3: S3Settings | null;
   /** DATABASE_URL or null (→ PGlite in dataDir). */
   databaseUrl: string | null;
   /** PGlite location: `${dataDir}/db`, or 'memory://' (tests). */
@@ -205,6 +211,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     (Array.isArray(yamlProviders)
       ? yamlProviders.length > 0
       : Object.keys(yamlProviders).length > 0);
+  let s3: S3Settings | null;
+  try {
+    s3 = readStorageEnv(env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  const maxUploadBytes = int(env, 'MODELGATE_MAX_UPLOAD_BYTES', 20 * 1024 * 1024, 1);
+  if (s3 && maxUploadBytes > MAX_SINGLE_PUT_BYTES) {
+    // The object store gets each blob in one PutObject, which S3 caps at 5 GiB.
+    throw new ConfigError('MODELGATE_MAX_UPLOAD_BYTES must be at most 5 GiB with an object store');
+  }
   const adminKey = env.GATEWAY_ADMIN_KEY?.trim() || null;
   if (adminKey !== null && adminKey.length < 16) {
     throw new ConfigError('GATEWAY_ADMIN_KEY must be at least 16 characters');
@@ -215,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cdnPort,
     cdnUrl: url(env, 'CDN_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
     dataDir,
+    s3,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     pgliteDir: env.MODELGATE_PGLITE_DIR || `${dataDir}/db`,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
@@ -223,7 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel,
     drainTimeoutMs: int(env, 'MODELGATE_DRAIN_TIMEOUT_MS', 30_000),
     leaseIdleMs: int(env, 'MODELGATE_LEASE_IDLE_MS', 5_000),
-    maxUploadBytes: int(env, 'MODELGATE_MAX_UPLOAD_BYTES', 20 * 1024 * 1024, 1),
+    maxUploadBytes,
     maxJsonBytes: int(env, 'MODELGATE_MAX_JSON_BYTES', 1024 * 1024, 1),
     corsOrigins: parseOrigins(env.MODELGATE_CORS_ORIGINS),
     callbackAllowPrivate: env.MODELGATE_CALLBACK_ALLOW_PRIVATE === '1',

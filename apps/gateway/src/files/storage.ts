@@ -1,18 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
-import { SNIFF_BYTES } from './sniff.js';
+import { type StagedFile, stageToFile } from './staging.js';
 
-/** Thrown by `stage`/`put` as soon as the stream passes `maxBytes`; nothing is kept. */
-export class BlobTooLargeError extends Error {
-  readonly code = 'file_too_large';
-  constructor(readonly maxBytes: number) {
-    super(`content exceeds ${maxBytes} bytes`);
-  }
-}
+export { BlobTooLargeError } from './staging.js';
 
 /** A byte range, both ends inclusive (as in HTTP `Range`). */
 export interface ByteRange {
@@ -34,7 +26,8 @@ export interface StagedBlob {
 
 /**
  * Content-addressed blob storage: bytes live under their SHA-256, so identical uploads share bytes.
- * Local disk first; an object store implements the same interface without touching the routes.
+ * Two backends: the local data directory (`createDiskBlobStore`) and an S3-compatible object
+ * store (`s3-store.ts`), which instances share.
  *
  * @example
  * const store = createDiskBlobStore('/var/lib/modelgate');
@@ -53,6 +46,35 @@ export interface BlobStore {
   size(sha256: string): Promise<number | null>;
   exists(sha256: string): Promise<boolean>;
   delete(sha256: string): Promise<void>;
+  /**
+   * A time-limited URL the object store itself serves the blob at; present only when the backend
+   * can sign one and the operator asked the CDN to redirect there (MODELGATE_S3_PRESIGN=1).
+   */
+  signedUrl?(sha256: string, options: { contentType: string }): Promise<string>;
+}
+
+/** Wraps a staged temp file: `keep` moves it to its address, discard deletes it; either runs once. */
+export function stagedBlob(file: StagedFile, keep: () => Promise<void>): StagedBlob {
+  let settled = false;
+  return {
+    sha256: file.sha256,
+    size: file.size,
+    head: file.head,
+    async commit() {
+      if (settled) return;
+      settled = true;
+      try {
+        await keep();
+      } finally {
+        await rm(file.path, { force: true });
+      }
+    },
+    async discard() {
+      if (settled) return;
+      settled = true;
+      await rm(file.path, { force: true });
+    },
+  };
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -79,67 +101,14 @@ export function createDiskBlobStore(root: string): BlobStore {
     source: AsyncIterable<Uint8Array>,
     options: { maxBytes?: number } = {},
   ): Promise<StagedBlob> {
-    await mkdir(tmpDir, { recursive: true });
-    const tmpPath = join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
-    const out = createWriteStream(tmpPath, { flags: 'wx' });
-    // Errors surface through `finished`; a listener keeps a late one (after destroy) from crashing.
-    let writeError: Error | null = null;
-    out.on('error', (error) => {
-      writeError = error;
+    const file = await stageToFile(tmpDir, source, options.maxBytes);
+    return stagedBlob(file, async () => {
+      if ((await size(file.sha256)) === file.size) return;
+      await mkdir(join(blobDir, file.sha256.slice(0, 2), file.sha256.slice(2, 4)), {
+        recursive: true,
+      });
+      await rename(file.path, pathOf(file.sha256));
     });
-    const hash = createHash('sha256');
-    const headChunks: Buffer[] = [];
-    let headLength = 0;
-    let written = 0;
-    const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
-    try {
-      for await (const chunk of source) {
-        written += chunk.byteLength;
-        if (written > maxBytes) throw new BlobTooLargeError(maxBytes);
-        if (headLength < SNIFF_BYTES) {
-          headChunks.push(Buffer.from(chunk.subarray(0, SNIFF_BYTES - headLength)));
-          headLength += Math.min(chunk.byteLength, SNIFF_BYTES - headLength);
-        }
-        hash.update(chunk);
-        if (writeError) throw writeError;
-        if (!out.write(chunk)) {
-          await new Promise<void>((resolve) => {
-            out.once('drain', resolve);
-            out.once('error', () => resolve());
-          });
-        }
-      }
-      out.end();
-      await finished(out);
-    } catch (error) {
-      out.destroy();
-      await finished(out).catch(() => {});
-      await rm(tmpPath, { force: true });
-      throw error;
-    }
-    const sha256 = hash.digest('hex');
-    let settled = false;
-    return {
-      sha256,
-      size: written,
-      head: new Uint8Array(Buffer.concat(headChunks)),
-      async commit() {
-        if (settled) return;
-        settled = true;
-        const finalPath = pathOf(sha256);
-        if ((await size(sha256)) === written) {
-          await rm(tmpPath, { force: true });
-          return;
-        }
-        await mkdir(join(blobDir, sha256.slice(0, 2), sha256.slice(2, 4)), { recursive: true });
-        await rename(tmpPath, finalPath);
-      },
-      async discard() {
-        if (settled) return;
-        settled = true;
-        await rm(tmpPath, { force: true });
-      },
-    };
   }
 
   return {

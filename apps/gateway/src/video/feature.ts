@@ -1,9 +1,8 @@
 /**
- * Wiring of files + video into the gateway's Services: the blob store under the data directory,
+ * Wiring of files + video into the gateway's Services: the files service on the blob store,
  * the CDN routes on the CDN listener, the providers from the environment (or the simulator in demo
  * mode), and the task engine as a lifecycle hook.
  */
-import { join } from 'node:path';
 import { z } from 'zod';
 import { assertCallbackUrlAllowed } from '../callbacks/address-guard.js';
 import { enqueueCallback } from '../callbacks/outbox.js';
@@ -11,7 +10,7 @@ import { createCdnHandler } from '../cdn/handler.js';
 import { ConfigError } from '../config/config.js';
 import type { ProviderEnv } from '../config/providers-env.js';
 import { createFilesService, type FilesService } from '../files/service.js';
-import { createDiskBlobStore } from '../files/storage.js';
+import type { BlobStore } from '../files/storage.js';
 import { VIDEO_MODELS, videoModelList } from '../providers/video/registry.js';
 import type { VideoProviderConfig } from '../providers/video/types.js';
 import type { CoreServices } from '../services.js';
@@ -115,9 +114,8 @@ export function videoProviderConfigs(
   return out;
 }
 
-/** services.files: blob store in `{dataDir}/files`, CDN route for `/files/{id}.{ext}`. */
-export function createFilesFeature(services: CoreServices): FilesService {
-  const store = createDiskBlobStore(join(services.config.dataDir, 'files'));
+/** services.files on the configured blob store (`files/open-store.ts`). */
+export function createFilesFeature(services: CoreServices, store: BlobStore): FilesService {
   return createFilesService({
     db: services.db,
     store,

@@ -1,5 +1,7 @@
 // Two gateway instances on one PostgreSQL process 200 video tasks: every task is held by one
-// instance at a time (claims recorded by each engine) and finished exactly once.
+// instance at a time (claims recorded by each engine) and finished exactly once. Each has its own
+// data directory; files are shared through an S3-compatible store (s3rver) and one public CDN_URL,
+// so a file uploaded through one instance is served and used by the other.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,29 +12,50 @@ import { generateApiKey } from '../../src/keys/key-format.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { VIDEO_MODELS } from '../../src/providers/video/registry.js';
 import { freshDatabase } from '../helpers/index.js';
-import { simulatorProviderEnv } from '../support/video-gateway.js';
+import { startS3Server, type TestS3Server } from '../support/s3-server.js';
+import { type Json, PNG_1X1, simulatorProviderEnv } from '../support/video-gateway.js';
 
 const TASKS = 200;
+/** The address clients see in front of both instances (a load balancer in production). */
+const PUBLIC_CDN = 'http://cdn.modelgate.test';
+
+async function waitFinalOn(gw: Gateway, key: string, taskId: string): Promise<Json> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const res = await fetch(`${gw.url}/v1/video/generations/${taskId}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const task = (await res.json()) as Json;
+    if (['completed', 'failed', 'cancelled'].includes(task.status)) return task;
+    if (Date.now() > until) throw new Error(`task ${taskId} still ${task.status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe.skipIf(!process.env.DATABASE_URL)(
   'two gateway instances on one PostgreSQL (skipped unless DATABASE_URL is set)',
   () => {
     let sim: Awaited<ReturnType<typeof startSimulator>>;
     let fresh: Awaited<ReturnType<typeof freshDatabase>>;
-    let dataDir: string;
+    let s3: TestS3Server;
+    const dataDirs: string[] = [];
     const gateways: Gateway[] = [];
 
     beforeAll(async () => {
       sim = await startSimulator({ video: { processingMs: 200 } });
+      s3 = await startS3Server();
       fresh = await freshDatabase({ name: 'postgres' });
-      dataDir = await mkdtemp(join(tmpdir(), 'mg-two-'));
       for (let i = 0; i < 2; i++) {
+        const dataDir = await mkdtemp(join(tmpdir(), `mg-two-${i}-`));
+        dataDirs.push(dataDir);
         gateways.push(
           await startGateway({
             env: {
               ...simulatorProviderEnv(sim.url),
               MODELGATE_VIDEO_POLL_INTERVAL_MS: '50',
               MODELGATE_VIDEO_LEASE_MS: '30000',
+              MODELGATE_S3_URL: s3.url,
+              CDN_URL: PUBLIC_CDN,
               LOG_LEVEL: 'warn',
             },
             log: createLogger({ level: 'error', write: () => {} }),
@@ -53,7 +76,8 @@ describe.skipIf(!process.env.DATABASE_URL)(
       for (const g of gateways) await g.close();
       await sim?.close();
       await fresh?.drop();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      await s3?.close();
+      for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
     });
 
     it(`processes ${TASKS} tasks, each held by one instance at a time and finished once`, {
@@ -148,6 +172,48 @@ describe.skipIf(!process.env.DATABASE_URL)(
         .filter(([route]) => route.startsWith('POST '))
         .reduce((n, [, c]) => n + c, 0);
       expect(postsAfter - postsBefore).toBe(TASKS);
+    });
+
+    it('serves and uses a file uploaded through the other instance', async () => {
+      const [a, b] = gateways as [Gateway, Gateway];
+      const { key } = await a.services.keys.create({ name: 'shared-files', quota: 1_000_000_000 });
+      const form = new FormData();
+      form.set('purpose', 'image');
+      form.set('file', new Blob([new Uint8Array(PNG_1X1)]), 'frame.png');
+      const uploaded = await fetch(`${a.url}/v1/files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form,
+      });
+      const file = (await uploaded.json()) as Json;
+      expect(uploaded.status, JSON.stringify(file)).toBe(200);
+      expect(file.url.startsWith(`${PUBLIC_CDN}/files/`)).toBe(true);
+
+      // B's own CDN listener (what the load balancer behind PUBLIC_CDN reaches) has the bytes.
+      const path = new URL(file.url).pathname;
+      const viaB = await fetch(`${b.cdnListenerUrl}${path}`);
+      expect(viaB.status).toBe(200);
+      expect(Buffer.from(await viaB.arrayBuffer()).equals(PNG_1X1)).toBe(true);
+      const rangeViaB = await fetch(`${b.cdnListenerUrl}${path}`, {
+        headers: { range: 'bytes=1-3' },
+      });
+      expect(await rangeViaB.text()).toBe('PNG');
+
+      // B recognises the URL as one of its files and hands the bytes inline (Veo takes only
+      // inline images), read from the shared store.
+      const submitted = await fetch(`${b.url}/v1/video/generations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'veo-3-1', prompt: 'from A', image_url: file.url }),
+      });
+      const created = (await submitted.json()) as Json;
+      expect(submitted.status, JSON.stringify(created)).toBe(200);
+      const task = await waitFinalOn(b, key, created.task_id);
+      expect(task.status, JSON.stringify(task.error)).toBe('completed');
+      expect(task.video.url.startsWith(`${PUBLIC_CDN}/videos/`)).toBe(true);
+      const video = await fetch(`${a.cdnListenerUrl}${new URL(task.video.url).pathname}`);
+      expect(video.status).toBe(200);
+      expect(Buffer.from(await video.arrayBuffer()).toString('latin1', 4, 8)).toBe('ftyp');
     });
   },
 );
