@@ -17,7 +17,10 @@ import type { DB } from './db/schema.js';
 import { openBlobStore } from './files/open-store.js';
 import type { FilesService } from './files/service.js';
 import { createKeyService, type KeyService } from './keys/keys.js';
-import { createMemoryStore, createRateLimiter, type RateLimiter } from './limits/limiter.js';
+import { createFallbackStore } from './limits/fallback-store.js';
+import type { LimitStore } from './limits/gcra.js';
+import { createRateLimiter, type RateLimiter } from './limits/limiter.js';
+import { createMemoryStore } from './limits/memory-store.js';
 import type { Logger } from './observability/logger.js';
 import {
   type Metrics,
@@ -104,15 +107,29 @@ export interface ServiceDeps {
   cdnUrl: string;
 }
 
+/**
+ * Rate-limit buckets: in memory, or in Redis with a per-instance fallback. ioredis is loaded only
+ * when Redis is configured: a gateway without it never pays for the module.
+ */
+async function createLimitStore(deps: ServiceDeps): Promise<LimitStore> {
+  if (!deps.config.redisUrl) return createMemoryStore();
+  const { createRedisStore } = await import('./limits/redis-store.js');
+  const shared = createRedisStore(deps.config.redisUrl, { timeoutMs: deps.config.redisTimeoutMs });
+  // Bounded wait so the first requests find the connection up instead of falling back at boot.
+  await shared.connected();
+  return createFallbackStore({
+    shared,
+    local: createMemoryStore(),
+    log: deps.log.child({ component: 'ratelimit' }),
+    metrics: deps.metrics,
+  });
+}
+
 /** Build the container. The database is open and migrated before this runs. */
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const stdMetrics = registerStandardMetrics(deps.metrics);
-  // ioredis is loaded only when Redis is configured: a gateway without it never pays for the module.
-  const store = deps.config.redisUrl
-    ? (await import('./limits/redis-store.js')).createRedisStore(deps.config.redisUrl)
-    : createMemoryStore();
   const limiter = createRateLimiter({
-    store,
+    store: await createLimitStore(deps),
     prefix: deps.config.redisPrefix,
   });
   const lifecycle = new Lifecycle();

@@ -201,6 +201,7 @@ describe('configuration', () => {
       [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
       [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
       [{ MODELGATE_LEASE_IDLE_MS: 'soon' }, /MODELGATE_LEASE_IDLE_MS/],
+      [{ MODELGATE_REDIS_TIMEOUT_MS: '0' }, /MODELGATE_REDIS_TIMEOUT_MS must be at least 1/],
       [{ GATEWAY_ADMIN_KEY: 'short' }, /GATEWAY_ADMIN_KEY/],
       [{ OPENAI_BASE_URL: '/openai/v1' }, /OPENAI_BASE_URL must be an absolute http\(s\) URL/],
       [{ ANTHROPIC_BASE_URL: 'ftp://x' }, /ANTHROPIC_BASE_URL/],

@@ -59,6 +59,11 @@ export interface Config {
   redisUrl: string | null;
   /** Prefix for Redis keys (MODELGATE_REDIS_PREFIX, default "modelgate"). */
   redisPrefix: string;
+  /**
+   * MODELGATE_REDIS_TIMEOUT_MS, default 250: longest a rate-limit check waits for Redis before this
+   * instance answers it from memory (limits/fallback-store.ts).
+   */
+  redisTimeoutMs: number;
   /** GATEWAY_ADMIN_KEY or null (→ generated on first start). */
   adminKey: string | null;
   logLevel: LogLevel;
@@ -237,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgliteDir: env.MODELGATE_PGLITE_DIR || `${dataDir}/db`,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: env.MODELGATE_REDIS_PREFIX || 'modelgate',
+    redisTimeoutMs: int(env, 'MODELGATE_REDIS_TIMEOUT_MS', 250, 1),
     adminKey,
     logLevel,
     drainTimeoutMs: int(env, 'MODELGATE_DRAIN_TIMEOUT_MS', 30_000),

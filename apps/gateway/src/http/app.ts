@@ -54,7 +54,7 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
   );
   app.use('/v1/*', jsonBodyLimit(services.config.maxJsonBytes));
   app.use('/v1/*', authenticate(services.keys));
-  app.use('/v1/*', rateLimit(services.limiter, log));
+  app.use('/v1/*', rateLimit(services.limiter));
 
   registerSystemRoutes(app, services);
   for (const register of [...routeGroups, ...extraRoutes]) register(app, services);

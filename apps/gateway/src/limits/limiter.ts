@@ -1,32 +1,24 @@
 /**
- * Per-key rate limits (rpm = requests per minute, tpm = tokens per minute).
+ * Per-key rate limits: rpm (requests per minute) and tpm (tokens per minute), each a GCRA bucket
+ * (gcra.ts) in a LimitStore — this process's memory, or Redis shared by all instances with a
+ * per-instance fallback (fallback-store.ts).
  *
- * Algorithm: fixed one-minute windows aligned to the clock (window = floor(now / 60 s)). Each request
- * counts 1 against rpm; tpm is checked before a request (a key already at its token budget is refused)
- * and text routes add the tokens they used afterwards (`recordTokens`). A fixed window may let up to
- * twice the limit through across a window boundary; that is the documented trade for O(1) state and a
- * single atomic Redis round trip. Counters live in memory, or in Redis when REDIS_URL is set so that
- * several gateway instances share them.
+ * Every /v1 request takes one rpm unit (`check`); a text request also reserves its worst case in
+ * tokens before any upstream call (`reserveTokens`) and settles to the tokens it really used
+ * afterwards, giving the unused part back.
  */
 import type { AuthKey } from '../keys/keys.js';
+import {
+  type BucketCost,
+  type BucketState,
+  bucketState,
+  type LimitStore,
+  PERIOD_MS,
+  type TakeOutcome,
+  waitMs,
+} from './gcra.js';
 
-export const WINDOW_MS = 60_000;
-
-/** Storage for window counters. */
-export interface CounterStore {
-  /** Add `by` (may be 0) to `bucket`, which expires after `ttlMs`; returns the new value. */
-  incr(bucket: string, by: number, ttlMs: number): Promise<number>;
-  close(): Promise<void>;
-}
-
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  /** Seconds until the current window resets (rounded up, ≥ 1: the Retry-After value). */
-  resetSeconds: number;
-  /** Milliseconds until the current window resets. */
-  resetMs: number;
-}
+export type { BucketState as RateLimitState } from './gcra.js';
 
 /**
  * An OpenAI-style duration for x-ratelimit-reset-*: `250ms`, `8.64s`, `1m0s`.
@@ -44,108 +36,145 @@ export function formatResetDuration(ms: number): string {
 
 export interface RateLimitDecision {
   allowed: boolean;
-  /** Which limit refused the request. */
-  reason: 'requests' | 'tokens' | null;
+  /**
+   * Which limit refused the request: `requests` (rpm), `tokens` (tpm, fits later) or
+   * `tokens_over_limit` (this request alone needs more tokens than the key's whole tpm).
+   */
+  reason: 'requests' | 'tokens' | 'tokens_over_limit' | null;
+  /** Seconds until the refused request would fit (≥ 1); 0 when allowed. */
   retryAfterSeconds: number;
-  requests: RateLimitState | null;
-  tokens: RateLimitState | null;
+  requests: BucketState | null;
+  tokens: BucketState | null;
+  /** Tokens the request asked to reserve (0 for the per-request check). */
+  requestedTokens: number;
+}
+
+/** Tokens held for one text request until it settles. */
+export interface TokenReservation {
+  decision: RateLimitDecision;
+  /** Charge what the request really used instead of the reservation (once; later calls no-op). */
+  settle(actualTokens: number): Promise<void>;
+  /** Give the whole reservation back (the request produced nothing). */
+  release(): Promise<void>;
 }
 
 export interface RateLimiter {
-  /** Count one request for `key` and decide. Keys without rpm/tpm are always allowed (no state). */
+  /**
+   * Count one request against the key's rpm; also refuses a key whose tpm bucket is already
+   * overdrawn. Keys without rpm/tpm are always allowed (no state).
+   * @example const decision = await limiter.check(key); // decision.allowed, decision.requests?.remaining
+   */
   check(key: AuthKey): Promise<RateLimitDecision>;
   /**
-   * Add tokens a request used to the key's tpm window (no-op for keys without tpm).
-   * @example await services.limiter.recordTokens(key, usage.total_tokens);
+   * Reserve `tokens` (prompt estimate + max output) against the key's tpm up front.
+   * @example
+   * const hold = await limiter.reserveTokens(key, 1_200);
+   * if (hold.decision.allowed) { …; await hold.settle(usage.total_tokens); }
    */
-  recordTokens(key: AuthKey, tokens: number): Promise<void>;
+  reserveTokens(key: AuthKey, tokens: number): Promise<TokenReservation>;
   close(): Promise<void>;
 }
 
-/** In-process counters; expired windows are swept lazily. */
-export function createMemoryStore(now: () => number = Date.now): CounterStore {
-  const counters = new Map<string, { value: number; expires: number }>();
-  let lastSweep = now();
-  return {
-    async incr(bucket, by, ttlMs) {
-      const t = now();
-      if (t - lastSweep > WINDOW_MS) {
-        for (const [k, v] of counters) if (v.expires <= t) counters.delete(k);
-        lastSweep = t;
-      }
-      let c = counters.get(bucket);
-      if (!c || c.expires <= t) {
-        c = { value: 0, expires: t + ttlMs };
-        counters.set(bucket, c);
-      }
-      c.value += by;
-      return c.value;
-    },
-    async close() {
-      counters.clear();
-    },
-  };
-}
-
 export interface LimiterOptions {
-  store: CounterStore;
+  store: LimitStore;
   /** Prefix for bucket names (Redis keys); lets tests and deployments share one Redis. */
   prefix?: string;
+  /** The clock, in ms (tests inject one). */
   now?: () => number;
 }
 
+const hasLimit = (v: number | null | undefined): v is number => v !== null && v !== undefined;
+
+/** A bucket cost tagged with the limit it belongs to. */
+interface Charge extends BucketCost {
+  kind: 'requests' | 'tokens';
+}
+
+/**
+ * @example
+ * const limiter = createRateLimiter({ store: createMemoryStore() });
+ * (await limiter.check(key)).allowed; // true until the key's rpm is used up
+ */
 export function createRateLimiter(options: LimiterOptions): RateLimiter {
   const { store } = options;
   const prefix = options.prefix ?? 'modelgate';
   const now = options.now ?? Date.now;
-
-  const windowOf = (t: number) => Math.floor(t / WINDOW_MS);
-  const bucket = (kind: 'r' | 't', keyId: number, w: number) =>
-    `${prefix}:rl:${keyId}:${kind}:${w}`;
+  const bucket = (key: AuthKey, kind: 'rpm' | 'tpm') => `${prefix}:rl:${key.id}:${kind}`;
 
   return {
     async check(key) {
-      const t = now();
-      const w = windowOf(t);
-      const resetMs = (w + 1) * WINDOW_MS - t;
-      const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
-      // TTL a bit past the window end so a slow clock on another instance still finds the counter.
-      const ttl = (w + 1) * WINDOW_MS - t + 5_000;
-      let requests: RateLimitState | null = null;
-      let tokens: RateLimitState | null = null;
-      let reason: RateLimitDecision['reason'] = null;
-
-      if (key.rpm !== null && key.rpm !== undefined) {
-        const count = await store.incr(bucket('r', key.id, w), 1, ttl);
-        requests = {
-          limit: key.rpm,
-          remaining: Math.max(0, key.rpm - count),
-          resetSeconds,
-          resetMs,
-        };
-        if (count > key.rpm) reason = 'requests';
+      const charges: Charge[] = [];
+      if (hasLimit(key.rpm)) {
+        charges.push({ kind: 'requests', bucket: bucket(key, 'rpm'), limit: key.rpm, cost: 1 });
       }
-      if (key.tpm !== null && key.tpm !== undefined) {
-        const used = await store.incr(bucket('t', key.id, w), 0, ttl);
-        tokens = { limit: key.tpm, remaining: Math.max(0, key.tpm - used), resetSeconds, resetMs };
-        if (reason === null && used >= key.tpm) reason = 'tokens';
+      if (hasLimit(key.tpm)) {
+        charges.push({ kind: 'tokens', bucket: bucket(key, 'tpm'), limit: key.tpm, cost: 0 });
       }
-      return {
-        allowed: reason === null,
-        reason,
-        retryAfterSeconds: resetSeconds,
-        requests,
-        tokens,
-      };
+      if (charges.length === 0) return allow(null, null, 0);
+      return decide(charges, await store.take(charges, now()), 0);
     },
 
-    async recordTokens(key, tokens) {
-      if (key.tpm === null || key.tpm === undefined || !(tokens > 0)) return;
-      const t = now();
-      const w = windowOf(t);
-      await store.incr(bucket('t', key.id, w), Math.ceil(tokens), (w + 1) * WINDOW_MS - t + 5_000);
+    async reserveTokens(key, tokens) {
+      if (!hasLimit(key.tpm)) return { decision: allow(null, null, tokens), ...NOTHING_HELD };
+      const reserved = Math.max(0, Math.ceil(tokens));
+      const charges: Charge[] = [
+        { kind: 'tokens', bucket: bucket(key, 'tpm'), limit: key.tpm, cost: reserved },
+      ];
+      const outcome = await store.take(charges, now());
+      const decision = decide(charges, outcome, reserved);
+      if (!outcome.allowed) return { decision, ...NOTHING_HELD };
+      let settled = false;
+      const settle = async (actual: number) => {
+        if (settled) return;
+        settled = true;
+        const used = Math.max(0, Math.ceil(actual));
+        if (used !== reserved) await outcome.adjust([used - reserved], now());
+      };
+      return { decision, settle, release: () => settle(0) };
     },
 
     close: () => store.close(),
+  };
+}
+
+const NOTHING_HELD = { settle: async () => {}, release: async () => {} };
+
+function allow(
+  requests: BucketState | null,
+  tokens: BucketState | null,
+  requestedTokens: number,
+): RateLimitDecision {
+  return { allowed: true, reason: null, retryAfterSeconds: 0, requests, tokens, requestedTokens };
+}
+
+/** A take's outcome as a decision: each limit's state, and which one refused and for how long. */
+function decide(
+  charges: readonly Charge[],
+  outcome: TakeOutcome,
+  requestedTokens: number,
+): RateLimitDecision {
+  const stateOf = (kind: Charge['kind']): BucketState | null => {
+    const i = charges.findIndex((c) => c.kind === kind);
+    return i < 0 ? null : bucketState(charges[i]!.limit, outcome.backlogsMs[i]!);
+  };
+  const requests = stateOf('requests');
+  const tokens = stateOf('tokens');
+  if (outcome.allowed) return allow(requests, tokens, requestedTokens);
+
+  // The refusing bucket is the one that waits longest; that wait is the Retry-After.
+  const waits = charges.map((c, i) => waitMs(c.limit, outcome.backlogsMs[i]!, c.cost));
+  const worst = waits.indexOf(Math.max(...waits));
+  const wait = waits[worst]!;
+  const overLimit = !Number.isFinite(wait);
+  return {
+    allowed: false,
+    reason:
+      charges[worst]!.kind === 'requests' ? 'requests' : overLimit ? 'tokens_over_limit' : 'tokens',
+    // A request larger than the whole limit never fits; a full period is the honest upper bound
+    // on when the key's budget is back, and the message tells the client to ask for fewer tokens.
+    retryAfterSeconds: Math.max(1, Math.ceil((overLimit ? PERIOD_MS : wait) / 1000)),
+    requests,
+    tokens,
+    requestedTokens,
   };
 }

@@ -19,6 +19,7 @@ import {
 } from '../http/errors.js';
 import { nodeBodyResponse } from '../http/node-body.js';
 import type { AuthKey } from '../keys/keys.js';
+import { holdTokens, type TokenHold } from '../limits/http.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import type {
   ModelListEntry,
@@ -194,6 +195,8 @@ interface Settlement {
   key: AuthKey;
   model: TextModel;
   reserved: number;
+  /** The request's worst case held against the key's tpm. */
+  tokens: TokenHold;
   requestId: string;
 }
 
@@ -221,6 +224,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
     outputTokens: number,
   ): Promise<void> => {
     const units = costUnits(s.model.price, inputTokens, outputTokens);
+    await s.tokens.settle(inputTokens + outputTokens);
     try {
       await billing.settle(s.key.id, s.reserved, units, undefined, {
         kind: 'text',
@@ -229,7 +233,6 @@ export function createTextService(deps: TextServiceDeps): TextService {
         outputTokens,
         requestId: s.requestId,
       });
-      await deps.limiter?.recordTokens(s.key, inputTokens + outputTokens);
     } catch (err) {
       log.error('text settlement failed', { request_id: s.requestId, err });
     }
@@ -238,12 +241,14 @@ export function createTextService(deps: TextServiceDeps): TextService {
   const settle = (s: Settlement, inputTokens: number, outputTokens: number) =>
     track(settleNow(s, inputTokens, outputTokens));
 
-  const refund = (s: Settlement) =>
+  const refund = (s: Settlement) => {
+    track(s.tokens.release());
     track(
       billing.refund(s.key.id, s.reserved).catch((err: unknown) => {
         log.error('text refund failed', { request_id: s.requestId, err });
       }),
     );
+  };
 
   const countUpstreamError = (deployment: TextDeployment, error: UpstreamError) => {
     deps.stdMetrics?.upstreamErrors.inc({
@@ -270,9 +275,21 @@ export function createTextService(deps: TextServiceDeps): TextService {
     }
 
     const estimatedInput = estimateInputTokens(format, body);
-    const reserved = costUnits(model.price, estimatedInput, maxOutputTokens(format, body, model));
-    if (!(await billing.reserve(ctx.key.id, reserved))) throw insufficientQuota();
-    const settlement: Settlement = { key: ctx.key, model, reserved, requestId: ctx.requestId };
+    const maxOutput = maxOutputTokens(format, body, model);
+    // tpm first: a request over the key's token rate is refused (429) before quota is touched.
+    const tokens = await holdTokens(deps.limiter, ctx.key, estimatedInput + maxOutput);
+    const reserved = costUnits(model.price, estimatedInput, maxOutput);
+    if (!(await billing.reserve(ctx.key.id, reserved))) {
+      track(tokens.release());
+      throw insufficientQuota();
+    }
+    const settlement: Settlement = {
+      key: ctx.key,
+      model,
+      reserved,
+      tokens,
+      requestId: ctx.requestId,
+    };
 
     const streaming = body.stream === true;
     const includeUsage =
@@ -364,7 +381,11 @@ export function createTextService(deps: TextServiceDeps): TextService {
         new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
         {
           status: 200,
-          headers: { 'content-type': 'application/json', [OVERHEAD_HEADER]: overhead() },
+          headers: {
+            'content-type': 'application/json',
+            [OVERHEAD_HEADER]: overhead(),
+            ...settlement.tokens.headers,
+          },
         },
       );
     }
@@ -494,7 +515,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
 
     return nodeBodyResponse(
       200,
-      { ...SSE_HEADERS, [OVERHEAD_HEADER]: overhead() },
+      { ...SSE_HEADERS, [OVERHEAD_HEADER]: overhead(), ...settlement.tokens.headers },
       { pipe: relay },
     );
   }

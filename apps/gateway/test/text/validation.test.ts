@@ -176,28 +176,33 @@ describe('text request validation', () => {
     expect(((await res.json()) as ErrorBody).error.param).toBe('prompt');
   });
 
-  it("tokens used count against the key's tpm: over it, 429 rate_limit_tokens", async () => {
-    const limited = await gw.createKey({ tpm: 10 });
-    const first = await gw.fetch('/v1/chat/completions', {
+  it("a request's worst case (prompt + max_tokens) is held against the key's tpm", async () => {
+    const limited = await gw.createKey({ tpm: 100 });
+    const send = (maxTokens: number) =>
+      gw.fetch('/v1/chat/completions', {
+        method: 'POST',
+        key: limited.key,
+        json: { ...base, max_tokens: maxTokens },
+      });
+    // No max_tokens: the model's whole output limit is more than the key may use in a minute.
+    const unbounded = await gw.fetch('/v1/chat/completions', {
       method: 'POST',
       key: limited.key,
       json: base,
     });
+    expect(unbounded.status).toBe(429);
+    expect(((await unbounded.json()) as ErrorBody).error).toMatchObject({
+      code: 'rate_limit_tokens',
+      param: 'max_tokens',
+    });
+    const first = await send(60);
     expect(first.status).toBe(200);
     await first.text();
-    await vi.waitFor(
-      async () => {
-        const res = await gw.fetch('/v1/chat/completions', {
-          method: 'POST',
-          key: limited.key,
-          json: base,
-        });
-        expect(res.status).toBe(429);
-        expect(res.headers.get('retry-after')).not.toBeNull();
-        expect(((await res.json()) as ErrorBody).error.code).toBe('rate_limit_tokens');
-      },
-      { timeout: 5000, interval: 20 },
-    );
+    // Held, or settled to what the first used: either way fewer than 60 + prompt are left.
+    const second = await send(60);
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).not.toBeNull();
+    expect(((await second.json()) as ErrorBody).error.code).toBe('rate_limit_tokens');
   });
 
   it('nothing refused above was billed', async () => {

@@ -1,58 +1,28 @@
-/** Per-key rpm/tpm after auth: x-ratelimit-* headers for keys with limits, 429 + Retry-After beyond them. */
+/**
+ * Per-key rpm after auth: one request unit per /v1 call, x-ratelimit-* headers for keys with
+ * limits, 429 + Retry-After beyond them. tpm is reserved later, by the text service, once the
+ * request's size is known. The limiter never fails open: without Redis it limits per instance.
+ */
 import type { MiddlewareHandler } from 'hono';
-import { formatResetDuration, type RateLimiter } from '../../limits/limiter.js';
-import type { Logger } from '../../observability/logger.js';
+import { rateLimitHeaders, rateLimitRefusal } from '../../limits/http.js';
+import type { RateLimiter } from '../../limits/limiter.js';
 import type { AppEnv } from '../env.js';
-import { rateLimited } from '../errors.js';
 
-export function rateLimit(limiter: RateLimiter, log: Logger): MiddlewareHandler<AppEnv> {
+/** @example app.use('/v1/*', rateLimit(services.limiter)); // after authenticate() */
+export function rateLimit(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.get('key');
     if (!key || (key.rpm === null && key.tpm === null)) return next();
-    let decision: Awaited<ReturnType<RateLimiter['check']>>;
-    try {
-      decision = await limiter.check(key);
-    } catch (err) {
-      // Redis unavailable: serve the request rather than fail every call (fail open), and say so.
-      log.warn('rate limiter unavailable; request not limited', {
-        err,
-        request_id: c.get('requestId'),
-      });
-      return next();
-    }
-    const headers: Record<string, string> = {};
-    if (decision.requests) {
-      headers['x-ratelimit-limit-requests'] = String(decision.requests.limit);
-      headers['x-ratelimit-remaining-requests'] = String(decision.requests.remaining);
-      headers['x-ratelimit-reset-requests'] = formatResetDuration(decision.requests.resetMs);
-    }
-    if (decision.tokens) {
-      headers['x-ratelimit-limit-tokens'] = String(decision.tokens.limit);
-      headers['x-ratelimit-remaining-tokens'] = String(decision.tokens.remaining);
-      headers['x-ratelimit-reset-tokens'] = formatResetDuration(decision.tokens.resetMs);
-    }
-    if (!decision.allowed) {
-      const err =
-        decision.reason === 'tokens'
-          ? rateLimited(
-              `Rate limit reached: ${key.tpm} tokens per minute.`,
-              decision.retryAfterSeconds,
-              'rate_limit_tokens',
-            )
-          : rateLimited(
-              `Rate limit reached: ${key.rpm} requests per minute.`,
-              decision.retryAfterSeconds,
-              'rate_limit_requests',
-            );
-      Object.assign(err.headers, headers);
-      throw err;
-    }
+    const decision = await limiter.check(key);
+    if (!decision.allowed) throw rateLimitRefusal(decision, key);
+    const headers = rateLimitHeaders(decision);
     await next();
     // Added after the route answered: the route may return its own Response (text completions),
-    // which would not carry headers prepared before it ran.
+    // which would not carry headers prepared before it ran. Headers the route set itself are
+    // newer (the text service's, after its token reservation) and stay.
     try {
       const out = c.res.headers;
-      for (const k in headers) out.set(k, headers[k]!);
+      for (const k in headers) if (!out.has(k)) out.set(k, headers[k]!);
     } catch {
       // immutable headers (a proxied Response)
     }
