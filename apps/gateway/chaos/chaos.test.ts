@@ -16,6 +16,7 @@ import {
   ledgerCheck,
   query,
   taskFigures,
+  unchargedAnswers,
   waitTasksFinal,
 } from './checks.js';
 import {
@@ -150,12 +151,14 @@ async function disrupt(load: RunLoad): Promise<string[]> {
   note('instance 0 restarted on its data directory');
 
   await until(0.3);
-  note('PostgreSQL restart: connections refused, backends terminated');
-  await pgProxy.cut();
+  // As a restarting server does: every session is terminated (the clients read FATAL 57P01), then
+  // connections are refused for a while.
   const terminated = await database.terminateBackends();
+  await pgProxy.cut();
+  note(`PostgreSQL restart: ${terminated} backends terminated, connections refused`);
   await sleep(size.postgresDownMs);
   await pgProxy.restore();
-  note(`PostgreSQL back (${terminated} backends had been terminated)`);
+  note('PostgreSQL back');
 
   await until(0.5);
   load.marks.redisDownAt = Date.now();
@@ -206,6 +209,13 @@ it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }
     ledgers.push(await ledgerCheck(built.main, database.directUrl, dir));
   }
   const pastQuota = await keysPastQuota(database.directUrl);
+  const served = load.exchanges.filter(
+    (e) => e.op.startsWith('chat') && e.outcome === 'ok' && e.requestId,
+  );
+  const uncharged = await unchargedAnswers(
+    database.directUrl,
+    served.map((e) => e.requestId ?? ''),
+  );
   const quotaKeysUsed = await query<{ used: string }>(
     database.directUrl,
     `select used from api_keys where name like 'chaos quota %'`,
@@ -233,6 +243,11 @@ it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }
       orphaned: ledgers.reduce((n, l) => n + l.orphaned, 0),
       exitCodes: ledgers.map((l) => l.code),
     },
+    charges: {
+      servedChats: served.length,
+      unchargedChats: uncharged.chats,
+      unchargedCompletedVideos: uncharged.videos,
+    },
     quota: {
       keysPastQuota: pastQuota.length,
       quotaKeysUsed: quotaKeysUsed.map((r) => Number(r.used)),
@@ -251,6 +266,7 @@ it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }
   expect(ledgers.map((l) => l.output).join('\n')).toContain('difference 0');
   expect(report.ledger).toEqual({ difference: 0, orphaned: 0, exitCodes: ledgers.map(() => 0) });
   expect(pastQuota).toEqual([]);
+  expect(uncharged).toEqual({ chats: [], videos: [] });
   expect(report.rpm.steady.accepted).toBeLessThanOrEqual(report.rpm.steady.bound);
   expect(report.rpm.whole.accepted).toBeLessThanOrEqual(report.rpm.whole.bound);
   // The run must have exercised what it claims to.

@@ -97,3 +97,26 @@ export function ledgerCheck(main: string, databaseUrl: string, dataDir: string) 
     });
   });
 }
+
+/**
+ * What the clients were served but the ledger did not charge: served chats (by `x-request-id`)
+ * without a usage row, and completed video tasks without one. `ledger check` alone cannot see a
+ * charge that vanished together with its reservation; this can.
+ */
+export async function unchargedAnswers(url: string, servedRequestIds: string[]) {
+  const text = await query<{ request_id: string | null; units: string }>(
+    url,
+    `select request_id, units from usage where kind = 'text'`,
+  );
+  const charged = new Set(text.filter((r) => Number(r.units) > 0).map((r) => r.request_id));
+  const videos = await query<{ id: string }>(
+    url,
+    `select t.id from video_tasks t
+      where t.status = 'completed'
+        and not exists (select 1 from usage u where u.ref = t.id and u.kind = 'video' and u.units > 0)`,
+  );
+  return {
+    chats: servedRequestIds.filter((id) => !charged.has(id)),
+    videos: videos.map((v) => v.id),
+  };
+}

@@ -22,6 +22,10 @@ export interface Exchange {
   outcome: Outcome;
   /** Set for unexplained outcomes: what was wrong. */
   detail?: string;
+  /** `type/code` of an error answer. */
+  error?: string;
+  /** `x-request-id` of the answer: a served chat must have a usage row under it. */
+  requestId?: string;
   startedAt: number;
   endedAt: number;
 }
@@ -51,6 +55,16 @@ export function isErrorShape(body: string): boolean {
   }
 }
 
+/** `type/code` of an error body, for the breakdown. */
+function errorCode(body: string): string {
+  try {
+    const { error } = JSON.parse(body) as { error: { type: string; code: string | null } };
+    return `${error.type}/${error.code}`;
+  } catch {
+    return '(no error body)';
+  }
+}
+
 /** Judges a response whose body was read completely. */
 export function judgeResponse(status: number, body: string, streamed: boolean): Outcome {
   if (!isDocumented(status)) return 'unexplained';
@@ -70,12 +84,18 @@ export function judgeResponse(status: number, body: string, streamed: boolean): 
 export async function exchange(
   op: string,
   instance: Instance,
-  send: () => Promise<{ status: number; body: string; streamed?: boolean; outcome?: Outcome }>,
+  send: () => Promise<{
+    status: number;
+    body: string;
+    streamed?: boolean;
+    outcome?: Outcome;
+    headers?: Headers;
+  }>,
 ): Promise<Exchange & { body: string }> {
   const generation = instance.generation;
   const startedAt = Date.now();
   try {
-    const { status, body, streamed = false, outcome } = await send();
+    const { status, body, streamed = false, outcome, headers } = await send();
     const judged = outcome ?? judgeResponse(status, body, streamed);
     // A stream cut by the instance's own death is that instance's in-flight request.
     const killed = judged === 'unexplained' && status === 200 && instance.generation !== generation;
@@ -85,6 +105,8 @@ export async function exchange(
       status,
       outcome: killed ? 'killed-in-flight' : judged,
       detail: judged === 'unexplained' && !killed ? `${status} ${body.slice(0, 300)}` : undefined,
+      error: status >= 400 ? errorCode(body) : undefined,
+      requestId: headers?.get('x-request-id') ?? undefined,
       startedAt,
       endedAt: Date.now(),
       body,

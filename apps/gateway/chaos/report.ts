@@ -23,6 +23,7 @@ export interface ReportInput {
     duplicatesDeduped: number;
   };
   ledger: { difference: number; orphaned: number; exitCodes: (number | null)[] };
+  charges: { servedChats: number; unchargedChats: string[]; unchargedCompletedVideos: string[] };
   quota: { keysPastQuota: number; quotaKeysUsed: number[]; quotaUnits: number };
   rpm: ReturnType<RunLoad['rpmFigures']>;
   shutdownExitCodes: (number | null)[];
@@ -48,6 +49,10 @@ export function printReport(input: ReportInput) {
     byStatus: countBy(exchanges, (e) => String(e.status)),
     byOutcome: countBy(exchanges, (e) => e.outcome),
     byOperation: countBy(exchanges, (e) => e.op),
+    errors: countBy(
+      exchanges.filter((e) => e.status >= 400),
+      (e) => `${e.status} ${e.error ?? ''}`,
+    ),
     killedInFlight: exchanges.filter((e) => e.outcome === 'killed-in-flight').length,
     unexplained: exchanges
       .filter((e) => e.outcome === 'unexplained')
@@ -61,6 +66,7 @@ export function printReport(input: ReportInput) {
     tasks: input.tasks,
     callbacks: input.callbacks,
     ledger: input.ledger,
+    charges: input.charges,
     quota: input.quota,
     rpm: input.rpm,
     shutdownExitCodes: input.shutdownExitCodes,
@@ -70,6 +76,7 @@ export function printReport(input: ReportInput) {
     table('requests by status', Object.entries(requests.byStatus)),
     table('requests by outcome', Object.entries(requests.byOutcome)),
     table('requests by operation', Object.entries(requests.byOperation)),
+    table('errors by status and code', Object.entries(requests.errors)),
     table(
       'disruptions',
       input.disruptions.map((d, i) => [String(i + 1), d]),
@@ -94,6 +101,11 @@ export function printReport(input: ReportInput) {
       ['difference', input.ledger.difference],
       ['orphaned', input.ledger.orphaned],
       ['exit codes', input.ledger.exitCodes.join(', ')],
+    ]),
+    table('charges', [
+      ['served chats', input.charges.servedChats],
+      ['served chats without a usage row', input.charges.unchargedChats.length],
+      ['completed videos without a usage row', input.charges.unchargedCompletedVideos.length],
     ]),
     table('quota', [
       ['keys past quota', input.quota.keysPastQuota],
