@@ -1431,7 +1431,7 @@ export type ListModelsErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -1496,7 +1496,7 @@ export type CreateChatCompletionErrors = {
      */
     502: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
     /**
@@ -1580,7 +1580,7 @@ export type CreateCompletionErrors = {
      */
     502: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
     /**
@@ -1748,7 +1748,7 @@ export type GetCreditGrantsErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -1801,7 +1801,7 @@ export type CreateTokenErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -1850,7 +1850,7 @@ export type CreateFileErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -1896,7 +1896,7 @@ export type DeleteFileErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -1942,7 +1942,7 @@ export type GetFileErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -1996,7 +1996,7 @@ export type ListVideoGenerationsErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2074,7 +2074,7 @@ export type CreateVideoGenerationErrors = {
      */
     502: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
     /**
@@ -2124,7 +2124,7 @@ export type GetVideoGenerationErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2178,7 +2178,7 @@ export type CancelVideoGenerationErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2215,7 +2215,7 @@ export type GetCallbackSecretErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2264,7 +2264,7 @@ export type RotateCallbackSecretErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2318,7 +2318,7 @@ export type ListCallbackDeliveriesErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
