@@ -187,6 +187,7 @@ it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }
   const faults = injectFaults(sim.faults, size.faultEveryMs);
   const load = runLoad({ cluster: cluster!, size, keys, callbackUrl: receiver.url });
   const disruptions = await disrupt(load);
+  const disruptedUntil = Date.now();
   await load.done;
   faults.stop();
 
@@ -269,7 +270,8 @@ it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }
   expect(uncharged).toEqual({ chats: [], videos: [] });
   expect(report.rpm.steady.accepted).toBeLessThanOrEqual(report.rpm.steady.bound);
   expect(report.rpm.whole.accepted).toBeLessThanOrEqual(report.rpm.whole.bound);
-  // The run must have exercised what it claims to.
+  // The run must have exercised what it claims to: every disruption happened under load.
+  expect(Math.max(...load.exchanges.map((e) => e.endedAt))).toBeGreaterThan(disruptedUntil);
   expect(report.requests.total).toBeGreaterThan(200);
   expect(taskStats.total).toBeGreaterThan(5);
   expect(report.requests.byStatus['402'] ?? 0).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ export interface ChaosSize {
   name: 'short' | 'full';
   /** How long the mixed load runs. */
   loadMs: number;
-  /** At most this many client requests in all (the load stops at whichever bound comes first). */
+  /** A safety cap on client requests: the load stops at whichever bound comes first (normally time). */
   maxRequests: number;
   /** Concurrent load workers. */
   workers: number;
@@ -21,7 +21,7 @@ export const SIZES: Record<ChaosSize['name'], ChaosSize> = {
   short: {
     name: 'short',
     loadMs: 60_000,
-    maxRequests: 4_000,
+    maxRequests: 10_000,
     workers: 6,
     faultEveryMs: 1_500,
     redisDownMs: 8_000,
@@ -31,7 +31,7 @@ export const SIZES: Record<ChaosSize['name'], ChaosSize> = {
   full: {
     name: 'full',
     loadMs: 240_000,
-    maxRequests: 30_000,
+    maxRequests: 100_000,
     workers: 10,
     faultEveryMs: 1_000,
     redisDownMs: 20_000,
