@@ -151,11 +151,12 @@ async function disrupt(load: RunLoad): Promise<string[]> {
   note('instance 0 restarted on its data directory');
 
   await until(0.3);
-  // As a restarting server does: every session is terminated (the clients read FATAL 57P01), then
-  // connections are refused for a while.
-  const terminated = await database.terminateBackends();
+  // The gateways' connections drop at once, under running queries, as in a server crash or a
+  // failover; the server's sessions of the database are terminated (what a restart does to them),
+  // and connections are refused for a while.
   await pgProxy.cut();
-  note(`PostgreSQL restart: ${terminated} backends terminated, connections refused`);
+  const terminated = await database.terminateBackends();
+  note(`PostgreSQL restart: connections cut, ${terminated} backends left to terminate, refused`);
   await sleep(size.postgresDownMs);
   await pgProxy.restore();
   note('PostgreSQL back');
@@ -256,10 +257,14 @@ it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }
     },
     rpm: load.rpmFigures(RPM, INSTANCES),
     shutdownExitCodes: exitCodes,
+    gatewayErrorLogs: cluster!.errorLogs(),
   });
 
   expect(report.requests.unexplained, cluster!.output()).toEqual([]);
   expect(exitCodes).toEqual(exitCodes.map(() => 0));
+  // The CLI logs (and survives) what would crash a process embedding the gateway.
+  expect(report.gatewayErrorLogs['uncaught exception']).toBeUndefined();
+  expect(report.gatewayErrorLogs['unhandled rejection']).toBeUndefined();
   expect(taskStats.stuckPastDeadline).toEqual([]);
   expect(taskStats.open).toBe(0);
   expect(report.callbacks.missing).toEqual([]);

@@ -72,6 +72,8 @@ export interface Cluster {
   stopAll(): Promise<(number | null)[]>;
   /** Output of every instance, for a failure report. */
   output(): string;
+  /** `msg` of every error-level log line any instance (any incarnation) wrote, with counts. */
+  errorLogs(): Record<string, number>;
   cleanup(): Promise<void>;
 }
 
@@ -88,6 +90,8 @@ export async function startCluster(options: {
   const envs: Record<string, string>[] = [];
   const instances: Instance[] = [];
   const logs: string[][] = [];
+  /** Output of every process started, killed ones included. */
+  const allOutputs: string[][] = [];
   for (let index = 0; index < options.size; index++) {
     const dataDir = join(root, `instance-${index}`);
     const port = await freePort();
@@ -113,6 +117,7 @@ export async function startCluster(options: {
   const start = async (instance: Instance) => {
     instance.child = await startChildGateway(options.main, envs[instance.index]!);
     logs[instance.index] = instance.child.output;
+    allOutputs.push(instance.child.output);
     instance.up = true;
   };
   // The first instance migrates the database; the others start once it has.
@@ -144,6 +149,15 @@ export async function startCluster(options: {
     },
     output: () =>
       logs.map((lines, i) => `--- instance ${i} ---\n${lines.join('').slice(-4000)}`).join('\n'),
+    errorLogs() {
+      const counts: Record<string, number> = {};
+      for (const line of allOutputs.flatMap((chunks) => chunks.join('').split('\n'))) {
+        if (!line.includes('"level":"error"')) continue;
+        const msg = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 120);
+        counts[msg] = (counts[msg] ?? 0) + 1;
+      }
+      return counts;
+    },
     async cleanup() {
       for (const instance of instances) instance.child?.process.kill('SIGKILL');
       await rm(root, { recursive: true, force: true });

@@ -27,6 +27,7 @@ export interface ReportInput {
   quota: { keysPastQuota: number; quotaKeysUsed: number[]; quotaUnits: number };
   rpm: ReturnType<RunLoad['rpmFigures']>;
   shutdownExitCodes: (number | null)[];
+  gatewayErrorLogs: Record<string, number>;
 }
 
 function countBy<T>(items: T[], key: (item: T) => string): Record<string, number> {
@@ -35,7 +36,8 @@ function countBy<T>(items: T[], key: (item: T) => string): Record<string, number
   return counts;
 }
 
-function table(title: string, rows: [string, string | number][]): string {
+function table(title: string, given: [string, string | number][]): string {
+  const rows: [string, string | number][] = given.length > 0 ? given : [['none', '']];
   const width = Math.max(...rows.map(([k]) => k.length));
   return [`\n${title}`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)].join('\n');
 }
@@ -70,6 +72,7 @@ export function printReport(input: ReportInput) {
     quota: input.quota,
     rpm: input.rpm,
     shutdownExitCodes: input.shutdownExitCodes,
+    gatewayErrorLogs: input.gatewayErrorLogs,
   };
   const lines = [
     `\n=== chaos run (${input.size.name}): ${requests.total} requests in ${requests.seconds} s ===`,
@@ -121,6 +124,7 @@ export function printReport(input: ReportInput) {
         `${input.rpm.whole.accepted} ≤ ${input.rpm.whole.bound} (429: ${input.rpm.whole.refused})`,
       ],
     ]),
+    table('gateway error log lines', Object.entries(input.gatewayErrorLogs)),
     `\nCHAOS_JSON ${JSON.stringify(report)}\n`,
   ];
   console.log(lines.join('\n'));

@@ -38,6 +38,14 @@ describe.skipIf(!process.env.DATABASE_URL)(
       const res = await balance();
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('1');
+      // Logged as an expected outage (a warning without a stack), not as an unhandled error.
+      const rid = res.headers.get('x-request-id');
+      expect(
+        gw.logs.find((l) => l.request_id === rid && l.msg === 'database unreachable'),
+      ).toMatchObject({ level: 'warn' });
+      expect(
+        gw.logs.find((l) => l.request_id === rid && l.msg === 'unhandled error'),
+      ).toBeUndefined();
       expect(await res.json()).toEqual({
         error: {
           message: expect.any(String),
