@@ -15,6 +15,7 @@ import {
   type LedgerResult,
   ledgerCheck,
   query,
+  type TaskRow,
   taskFigures,
   unchargedAnswers,
   waitTasksFinal,
@@ -177,40 +178,52 @@ async function disrupt(load: RunLoad): Promise<string[]> {
   return log;
 }
 
-it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }, async () => {
-  const keys = {
+async function createKeys() {
+  return {
     load: await createKey({ name: 'chaos load', quota: 1_000_000_000_000 }),
     rpm: await createKey({ name: 'chaos rpm', quota: 1_000_000_000_000, rpm: RPM }),
     quota: await Promise.all(
       [1, 2, 3].map((i) => createKey({ name: `chaos quota ${i}`, quota: QUOTA_UNITS })),
     ),
   };
-  const faults = injectFaults(sim.faults, size.faultEveryMs);
-  const load = runLoad({ cluster: cluster!, size, keys, callbackUrl: receiver.url });
-  const disruptions = await disrupt(load);
-  const disruptedUntil = Date.now();
-  await load.done;
-  faults.stop();
+}
 
-  // Every accepted task ends (or its deadline passes, which fails it) and its callback arrives.
-  const deadline = Date.now() + size.videoDeadlineMs + 30_000;
-  const tasks = await waitTasksFinal(database.directUrl, deadline);
-  const withCallback = tasks.filter((t) => t.callback_url);
-  const callbacksUntil = Date.now() + 60_000;
-  while (
-    new Set(receiver.processed.map((p) => p.taskId)).size < withCallback.length &&
-    Date.now() < callbacksUntil
-  ) {
+/** Waits until every task is final (or past its deadline) and its callback has arrived. */
+async function finishTasks(): Promise<TaskRow[]> {
+  const tasks = await waitTasksFinal(
+    database.directUrl,
+    Date.now() + size.videoDeadlineMs + 30_000,
+  );
+  const expected = tasks.filter((t) => t.callback_url).length;
+  const until = Date.now() + 60_000;
+  while (new Set(receiver.processed.map((p) => p.taskId)).size < expected && Date.now() < until) {
     await sleep(250);
   }
-  const taskStats = taskFigures(tasks, Date.now());
+  return tasks;
+}
 
-  const exitCodes = await cluster!.stopAll();
+/** What the receiver processed, per task with a callback URL. */
+function callbackFigures(tasks: TaskRow[]) {
+  const withCallback = tasks.filter((t) => t.callback_url);
+  const perTask = new Map<string, number>();
+  for (const p of receiver.processed) perTask.set(p.taskId, (perTask.get(p.taskId) ?? 0) + 1);
+  return {
+    tasksWithCallback: withCallback.length,
+    deliveredOnce: withCallback.filter((t) => perTask.get(t.id) === 1).length,
+    missing: withCallback.filter((t) => !perTask.has(t.id)).map((t) => t.id),
+    deliveredTwice: [...perTask].filter(([, n]) => n > 1).map(([id]) => id),
+    attempts: receiver.attempts,
+    failedOnPurpose: receiver.failedOnPurpose,
+    duplicatesDeduped: receiver.duplicates,
+  };
+}
+
+/** The books once every instance has stopped: ledger check, quotas, served answers' charges. */
+async function readBooks(load: RunLoad) {
   const ledgers: LedgerResult[] = [];
   for (const dir of cluster!.dataDirs) {
     ledgers.push(await ledgerCheck(built.main, database.directUrl, dir));
   }
-  const pastQuota = await keysPastQuota(database.directUrl);
   const served = load.exchanges.filter(
     (e) => e.op.startsWith('chat') && e.outcome === 'ok' && e.requestId,
   );
@@ -222,24 +235,8 @@ it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }
     database.directUrl,
     `select used from api_keys where name like 'chaos quota %'`,
   );
-
-  const perTask = new Map<string, number>();
-  for (const p of receiver.processed) perTask.set(p.taskId, (perTask.get(p.taskId) ?? 0) + 1);
-  const report = printReport({
-    size,
-    load,
-    disruptions,
-    faults: faults.injected,
-    tasks: taskStats,
-    callbacks: {
-      tasksWithCallback: withCallback.length,
-      deliveredOnce: withCallback.filter((t) => perTask.get(t.id) === 1).length,
-      missing: withCallback.filter((t) => !perTask.has(t.id)).map((t) => t.id),
-      deliveredTwice: [...perTask].filter(([, n]) => n > 1).map(([id]) => id),
-      attempts: receiver.attempts,
-      failedOnPurpose: receiver.failedOnPurpose,
-      duplicatesDeduped: receiver.duplicates,
-    },
+  return {
+    ledgerOutput: ledgers.map((l) => l.output).join('\n'),
     ledger: {
       difference: ledgers.reduce((n, l) => n + l.difference, 0),
       orphaned: ledgers.reduce((n, l) => n + l.orphaned, 0),
@@ -251,10 +248,34 @@ it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }
       unchargedCompletedVideos: uncharged.videos,
     },
     quota: {
-      keysPastQuota: pastQuota.length,
+      keysPastQuota: (await keysPastQuota(database.directUrl)).length,
       quotaKeysUsed: quotaKeysUsed.map((r) => Number(r.used)),
       quotaUnits: QUOTA_UNITS,
     },
+  };
+}
+
+it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }, async () => {
+  const keys = await createKeys();
+  const faults = injectFaults(sim.faults, size.faultEveryMs);
+  const load = runLoad({ cluster: cluster!, size, keys, callbackUrl: receiver.url });
+  const disruptions = await disrupt(load);
+  const disruptedUntil = Date.now();
+  await load.done;
+  faults.stop();
+
+  const tasks = await finishTasks();
+  const taskStats = taskFigures(tasks, Date.now());
+  const exitCodes = await cluster!.stopAll();
+  const { ledgerOutput, ...books } = await readBooks(load);
+  const report = printReport({
+    size,
+    load,
+    disruptions,
+    faults: faults.injected,
+    tasks: taskStats,
+    callbacks: callbackFigures(tasks),
+    ...books,
     rpm: load.rpmFigures(RPM, INSTANCES),
     shutdownExitCodes: exitCodes,
     gatewayErrorLogs: cluster!.errorLogs(),
@@ -269,10 +290,15 @@ it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }
   expect(taskStats.open).toBe(0);
   expect(report.callbacks.missing).toEqual([]);
   expect(report.callbacks.deliveredTwice).toEqual([]);
-  expect(ledgers.map((l) => l.output).join('\n')).toContain('difference 0');
-  expect(report.ledger).toEqual({ difference: 0, orphaned: 0, exitCodes: ledgers.map(() => 0) });
-  expect(pastQuota).toEqual([]);
-  expect(uncharged).toEqual({ chats: [], videos: [] });
+  expect(ledgerOutput).toContain('difference 0');
+  expect(report.ledger).toEqual({
+    difference: 0,
+    orphaned: 0,
+    exitCodes: cluster!.dataDirs.map(() => 0),
+  });
+  expect(report.quota.keysPastQuota).toBe(0);
+  expect(report.charges.unchargedChats).toEqual([]);
+  expect(report.charges.unchargedCompletedVideos).toEqual([]);
   expect(report.rpm.steady.accepted).toBeLessThanOrEqual(report.rpm.steady.bound);
   expect(report.rpm.whole.accepted).toBeLessThanOrEqual(report.rpm.whole.bound);
   // The run must have exercised what it claims to: every disruption happened under load.

@@ -4,7 +4,7 @@
  * recorded as an Exchange.
  */
 import type { Instance } from './cluster.js';
-import { type Exchange, exchange } from './outcomes.js';
+import { type Exchange, exchange, type Outcome } from './outcomes.js';
 
 /** A valid 1×1 PNG. */
 const PNG_1X1 = Buffer.from(
@@ -90,16 +90,21 @@ export async function uploadAndServe(ctx: LoadContext, key: string): Promise<str
         signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
       });
       const bytes = Buffer.from(await res.arrayBuffer());
-      // A 200 must carry exactly the uploaded bytes: anything else is a lost or corrupted file.
-      const intact = res.status !== 200 || bytes.equals(PNG_1X1);
-      return {
-        status: res.status,
-        body: intact ? '' : 'bytes differ',
-        outcome: !intact ? 'unexplained' : res.status === 200 ? 'ok' : undefined,
-      };
+      return { status: res.status, body: '', outcome: judgeCdn(res, bytes) };
     }),
   );
   return file.url;
+}
+
+/**
+ * The CDN listener answers in plain text: a 200 must carry exactly the uploaded bytes, and a 503
+ * with Retry-After (its database unreachable for a moment) is its documented retryable answer.
+ * Anything else — a 404 for a file just uploaded, above all — is a lost or corrupted file.
+ */
+function judgeCdn(res: Response, bytes: Buffer): Outcome {
+  if (res.status === 200) return bytes.equals(PNG_1X1) ? 'ok' : 'unexplained';
+  if (res.status === 503 && res.headers.get('retry-after')) return 'typed-error';
+  return 'unexplained';
 }
 
 /** Submits a video task with the callback URL (and an uploaded first frame when given). */
