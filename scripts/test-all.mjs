@@ -27,6 +27,9 @@ const steps = [
       '--filter=!@modelgate/bench',
     ],
   ],
+  // Three gateway processes on the machine's PostgreSQL and Redis, killed and cut off under load
+  // (apps/gateway/chaos): after the unit suites, so a plain bug fails fast before the long run.
+  ['chaos run (short)', 'node', ['scripts/chaos.mjs', '--short']],
   // The benchmark regression guard measures latency ratios, so it runs alone after everything else
   // rather than beside the test suites competing for the same two cores.
   ['benchmark regression guard', 'pnpm', ['--filter', '@modelgate/bench', 'test']],

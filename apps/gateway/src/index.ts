@@ -5,6 +5,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
+import { cdnErrorHandler } from './cdn/on-error.js';
 import { type Config, loadConfig } from './config/config.js';
 import { simulatorProviderEnv } from './config/providers-env.js';
 import { createDatabase, type Database } from './db/database.js';
@@ -115,6 +116,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
     if (applied.length > 0) log.info('migrations applied', { migrations: applied });
 
     const cdn = new Hono();
+    cdn.onError(cdnErrorHandler(log));
     const cdnListener = await listen((req) => cdn.fetch(req), config.cdnPort, config.host, config);
     listeners.push(cdnListener);
     const cdnListenerUrl = urlFor(config.host, cdnListener.port);

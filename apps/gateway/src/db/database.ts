@@ -69,6 +69,11 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     });
     // An idle client that errors (server restart) must not crash the process.
     pool.on('error', () => {});
+    // Nor one that is checked out: the pool removes its own listener from a client it hands out,
+    // and a connection cut under a running query (a server crash, a network failure) makes that
+    // client emit 'error' as well as fail the query. The query's promise carries the error; the
+    // pool drops the broken client when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

@@ -87,6 +87,9 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
         code: apiErr.code,
         error: apiErr.message,
       });
+    } else if (apiErr.code === 'temporarily_unavailable') {
+      // Expected while the database restarts: one line per request, no stack.
+      log.warn('database unreachable', { request_id: requestId, path: c.req.path });
     } else if (apiErr !== err && apiErr.status >= 500) {
       log.error('unhandled error', { request_id: requestId, path: c.req.path, err });
     }

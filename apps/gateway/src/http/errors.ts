@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { isTransientDbError } from '../billing/transient.js';
 
 export type ErrorType =
   | 'invalid_request_error'
@@ -91,7 +92,7 @@ export const rateLimited = (message: string, retryAfterSeconds: number, code: st
     headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
   });
 export const internalError = (message = 'Internal error.') =>
-  new ApiError(500, 'api_error', message);
+  new ApiError(500, 'api_error', message, { code: 'internal_error' });
 export const upstreamError = (message: string, code: string | null = null) =>
   new ApiError(502, 'upstream_error', message, { code });
 export const overloaded = (message: string, code: string | null = null) =>
@@ -104,9 +105,28 @@ export function usesMessagesErrorShape(path: string): boolean {
   return path === '/v1/messages' || path.startsWith('/v1/messages/');
 }
 
-/** Map anything thrown to an ApiError (unknown errors become 500 api_error). */
+/**
+ * The database (or a restarting server behind it) is unreachable for a moment: a client should retry
+ * shortly, so it gets 503 with Retry-After, not a 500 that reads as a bug.
+ */
+export const temporarilyUnavailable = () =>
+  new ApiError(
+    503,
+    'overloaded_error',
+    'The gateway cannot reach its database or storage; retry shortly.',
+    {
+      code: 'temporarily_unavailable',
+      headers: { 'retry-after': '1' },
+    },
+  );
+
+/**
+ * Map anything thrown to an ApiError (unknown errors become 500 api_error; a database that is
+ * unreachable or restarting, 503 temporarily_unavailable).
+ */
 export function toApiError(err: unknown, requestId?: string): ApiError {
   if (err instanceof ApiError) return err;
+  if (isTransientDbError(err)) return temporarilyUnavailable();
   if (err instanceof SyntaxError && /JSON/i.test(err.message)) {
     return badRequest('The request body is not valid JSON.', null, 'invalid_json');
   }

@@ -1527,7 +1527,7 @@ export type ListModelsErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -1592,7 +1592,7 @@ export type CreateChatCompletionErrors = {
      */
     502: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
     /**
@@ -1676,7 +1676,7 @@ export type CreateCompletionErrors = {
      */
     502: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
     /**
@@ -1845,7 +1845,7 @@ export type GetCreditGrantsErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -1898,7 +1898,7 @@ export type CreateTokenErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -1947,7 +1947,7 @@ export type CreateFileErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -1993,7 +1993,7 @@ export type DeleteFileErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2039,7 +2039,7 @@ export type GetFileErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2093,7 +2093,7 @@ export type ListVideoGenerationsErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2171,7 +2171,7 @@ export type CreateVideoGenerationErrors = {
      */
     502: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
     /**
@@ -2221,7 +2221,7 @@ export type GetVideoGenerationErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2275,7 +2275,7 @@ export type CancelVideoGenerationErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2312,7 +2312,7 @@ export type GetCallbackSecretErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2361,7 +2361,7 @@ export type RotateCallbackSecretErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
@@ -2415,7 +2415,7 @@ export type ListCallbackDeliveriesErrors = {
      */
     500: ErrorResponse;
     /**
-     * No deployment is available right now (all cooling down), or the gateway is shutting down.
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
      */
     503: ErrorResponse;
 };
