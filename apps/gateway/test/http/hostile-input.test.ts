@@ -3,7 +3,8 @@
  * DATABASE_URL, on PostgreSQL: both refuse U+0000 in text): a huge max_tokens, NUL characters and
  * lone surrogates, a method a path does not have, a misspelt query parameter, a blank version header.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
 
 const HUGE = 9007199254740991;
@@ -174,6 +175,28 @@ describe.each(eachDatabase())('hostile input on $name', (database) => {
       });
       await expectError(res, 400, 'out_of_range', field);
     }
+  });
+
+  it('reads a small refused body to its end: the client sees the status and keeps the connection', async () => {
+    const url = new URL(gw.url);
+    const socket = connect(Number(url.port), url.hostname);
+    let received = '';
+    socket.on('data', (d: Buffer) => {
+      received += d.toString();
+    });
+    await new Promise<void>((done) => socket.once('connect', () => done()));
+    const body = 'x'.repeat(50_000);
+    // A wrong key is refused before the body is read; the body comes after the answer.
+    socket.write(
+      `POST /v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk-wrong\r\n` +
+        `Content-Type: multipart/form-data; boundary=b0\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    await vi.waitFor(() => expect(received).toContain('HTTP/1.1 401'));
+    socket.write(body);
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await vi.waitFor(() => expect(received).toContain('HTTP/1.1 200'));
+    expect(received).not.toMatch(/connection: close/i);
+    socket.destroy();
   });
 
   it('closes the connection when it refuses an upload before the body has arrived', async () => {

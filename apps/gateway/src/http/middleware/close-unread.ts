@@ -1,13 +1,18 @@
 /**
  * An error answered before the request body has all arrived (a multipart upload refused at its
- * first part, a body over the limit) ends the connection: the adapter stops reading the request
- * there, so the socket cannot carry another request. Saying `Connection: close` lets a keep-alive
- * client know, instead of sending its next request into a socket that is being closed ("socket
- * hang up").
+ * first part, a key over its rpm, a body over the limit). A small body of known length is read to
+ * its end and discarded, so the client finishes sending, reads the answer and keeps its
+ * connection: closing on it instead makes a client still writing its body fail with EPIPE and
+ * never see the status. A large or unsized body is not worth reading: the connection ends, and
+ * `Connection: close` lets a keep-alive client know, instead of sending its next request into a
+ * socket that is being closed ("socket hang up").
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
 import { nodeIncoming } from '../node-request.js';
+
+/** Unread bodies up to this size are drained rather than cut. */
+const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * @example
@@ -19,9 +24,12 @@ export function closeIfBodyUnread(): MiddlewareHandler<AppEnv> {
     if (c.res.status < 400) return;
     const incoming = nodeIncoming(c);
     if (!incoming || incoming.complete || incoming.rawBody !== undefined) return;
-    const hasBody =
-      incoming.headers['transfer-encoding'] !== undefined ||
-      Number(incoming.headers['content-length'] ?? 0) > 0;
-    if (hasBody) c.res.headers.set('connection', 'close');
+    const chunked = incoming.headers['transfer-encoding'] !== undefined;
+    const length = Number(incoming.headers['content-length'] ?? 0);
+    if (!chunked && length <= DRAIN_LIMIT_BYTES) {
+      incoming.resume();
+      return;
+    }
+    c.res.headers.set('connection', 'close');
   };
 }
