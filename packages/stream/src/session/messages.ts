@@ -96,7 +96,8 @@ function toBlocks(message: ChatMessage): RequestContentBlock[] {
   }
   const text = getMessageText(message);
   const blocks: RequestContentBlock[] = text === '' ? [] : [textBlock(text)];
-  for (const call of message.tool_calls ?? []) blocks.push(toolUseBlock(call));
+  if ('tool_calls' in message)
+    for (const call of message.tool_calls ?? []) blocks.push(toolUseBlock(call));
   return blocks;
 }
 
