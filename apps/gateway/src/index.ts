@@ -115,7 +115,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
     if (applied.length > 0) log.info('migrations applied', { migrations: applied });
 
     const cdn = new Hono();
-    const cdnListener = await listen((req) => cdn.fetch(req), config.cdnPort, config.host);
+    const cdnListener = await listen((req) => cdn.fetch(req), config.cdnPort, config.host, config);
     listeners.push(cdnListener);
     const cdnListenerUrl = urlFor(config.host, cdnListener.port);
     const cdnUrl = config.cdnUrl ?? cdnListenerUrl;
@@ -152,7 +152,12 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
     }
 
     const app = createApp(services, options.routes);
-    const apiListener = await listen((req, env) => app.fetch(req, env), config.port, config.host);
+    const apiListener = await listen(
+      (req, env) => app.fetch(req, env),
+      config.port,
+      config.host,
+      config,
+    );
     listeners.push(apiListener);
     const url = urlFor(config.host, apiListener.port);
     await services.lifecycle.start();

@@ -79,6 +79,13 @@ export interface Config {
   maxUploadBytes: number;
   /** MODELGATE_MAX_JSON_BYTES, default 1 MiB. */
   maxJsonBytes: number;
+  /** MODELGATE_HEADERS_TIMEOUT_MS, default 15000: time a client has to send the request headers. */
+  headersTimeoutMs: number;
+  /**
+   * MODELGATE_REQUEST_TIMEOUT_MS, default 120000: time a client has to send the whole request,
+   * body included (a 20 MiB upload needs ≈ 1.4 Mbit/s).
+   */
+  requestTimeoutMs: number;
   /** Allowed browser origins for /v1 (MODELGATE_CORS_ORIGINS, comma-separated; default `*`). */
   corsOrigins: string | string[];
   /** MODELGATE_CALLBACK_ALLOW_PRIVATE=1. */
@@ -249,6 +256,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     leaseIdleMs: int(env, 'MODELGATE_LEASE_IDLE_MS', 5_000),
     maxUploadBytes,
     maxJsonBytes: int(env, 'MODELGATE_MAX_JSON_BYTES', 1024 * 1024, 1),
+    headersTimeoutMs: int(env, 'MODELGATE_HEADERS_TIMEOUT_MS', 15_000, 1),
+    requestTimeoutMs: int(env, 'MODELGATE_REQUEST_TIMEOUT_MS', 120_000, 1),
     corsOrigins: parseOrigins(env.MODELGATE_CORS_ORIGINS),
     callbackAllowPrivate: env.MODELGATE_CALLBACK_ALLOW_PRIVATE === '1',
     configPath,

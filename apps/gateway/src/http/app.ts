@@ -1,17 +1,21 @@
 /**
  * The API app: middleware in the order a request meets it, then the route groups.
- *   observe (request id, log, metrics) → CORS → body limit → auth → rate limit → route
+ *   observe (request id, log, metrics) → CORS → body limit → auth → rate limit → NUL in the URL
+ *   → route (a path served for other methods only: 405 with Allow)
  */
 import { Hono } from 'hono';
 import type { Services } from '../services.js';
 import type { AppEnv } from './env.js';
-import { notFound, renderError, toApiError } from './errors.js';
+import { methodNotAllowed, notFound, renderError, toApiError } from './errors.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimit } from './middleware/body-limit.js';
+import { closeIfBodyUnread } from './middleware/close-unread.js';
 import { corsHeaders } from './middleware/cors.js';
 import { observe } from './middleware/observe.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { refuseNulInUrl } from './middleware/request-target.js';
 import { webBodyFallback } from './node-body.js';
+import { routeTable } from './route-table.js';
 import { type RouteGroup, routeGroups } from './routes/index.js';
 import { registerSystemRoutes } from './routes/system.js';
 
@@ -28,6 +32,7 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
   // Node listener (app.request()), where streamed bodies need a web stream.
   app.use('*', webBodyFallback());
   app.use('*', observe(log, services.stdMetrics));
+  app.use('*', closeIfBodyUnread());
   // Browsers (the web demo, any SPA) call the API cross-origin with the key in a header; no cookies
   // are involved, so any origin may. Preflights are answered here, before auth.
   app.use(
@@ -55,12 +60,17 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
   app.use('/v1/*', jsonBodyLimit(services.config.maxJsonBytes));
   app.use('/v1/*', authenticate(services.keys));
   app.use('/v1/*', rateLimit(services.limiter));
+  const routes = routeTable(() => app.routes);
+  app.use('/v1/*', refuseNulInUrl(routes));
 
   registerSystemRoutes(app, services);
   for (const register of [...routeGroups, ...extraRoutes]) register(app, services);
 
   app.notFound((c) => {
     c.set('unmatched', true);
+    const allowed = routes.methodsAt(c.req.path);
+    if (allowed.length > 0)
+      return renderError(c, methodNotAllowed(c.req.method, c.req.path, allowed));
     return renderError(
       c,
       notFound(`No route for ${c.req.method} ${c.req.path}.`, 'route_not_found'),

@@ -24,7 +24,10 @@ const MESSAGES_ROLES = new Set(['user', 'assistant']);
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Chat messages with a role, a string (or null) content and an optional name; nothing else. */
+/**
+ * Chat messages with a role, a string content and an optional name; nothing else. (Only an
+ * assistant message with tool_calls may go without content, and those are zod's to check.)
+ */
 function plainChatMessages(messages: unknown): boolean {
   if (!Array.isArray(messages) || messages.length === 0) return false;
   for (const message of messages) {
@@ -34,12 +37,12 @@ function plainChatMessages(messages: unknown): boolean {
       if (key === 'role') {
         if (typeof value !== 'string' || !CHAT_ROLES.has(value)) return false;
       } else if (key === 'content') {
-        if (typeof value !== 'string' && value !== null) return false;
+        if (typeof value !== 'string') return false;
       } else if (key === 'name') {
         if (typeof value !== 'string' || value.length < 1 || value.length > 64) return false;
       } else return false;
     }
-    if (!('role' in message)) return false;
+    if (!('role' in message) || !('content' in message)) return false;
   }
   return true;
 }
@@ -68,8 +71,13 @@ const inRange = (value: unknown, min: number, max: number) =>
   typeof value === 'number' && value >= min && value <= max;
 const nullishInRange = (value: unknown, min: number, max: number) =>
   value === null || inRange(value, min, max);
-const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 1;
-const nullishCount = (value: unknown) => value === null || isCount(value);
+/** The spec's `maximum` for max_tokens and max_completion_tokens (the equivalence test checks it). */
+const MAX_OUTPUT_TOKENS_FIELD = 1_000_000;
+const isTokenCount = (value: unknown) =>
+  Number.isSafeInteger(value) &&
+  (value as number) >= 1 &&
+  (value as number) <= MAX_OUTPUT_TOKENS_FIELD;
+const nullishTokenCount = (value: unknown) => value === null || isTokenCount(value);
 
 /**
  * @returns the body as zod would output it (zod's defaults are filled in on `raw` itself, which
@@ -105,7 +113,7 @@ export function chatBodyFastPath(raw: unknown): ChatBody | null {
         break;
       case 'max_tokens':
       case 'max_completion_tokens':
-        if (!nullishCount(value)) return null;
+        if (!nullishTokenCount(value)) return null;
         break;
       default:
         return null; // any other field: zod decides
@@ -141,7 +149,7 @@ export function messagesBodyFastPath(raw: unknown): MessagesBody | null {
         required++;
         break;
       case 'max_tokens':
-        if (!isCount(value)) return null;
+        if (!isTokenCount(value)) return null;
         required++;
         break;
       case 'system':

@@ -71,6 +71,14 @@ export const notFound = (
   code: string | null = null,
   param: string | null = null,
 ) => new ApiError(404, 'not_found_error', message, { code, param });
+/** A path the API has, with a method it does not serve there; `Allow` lists the ones it does. */
+export const methodNotAllowed = (method: string, path: string, allowed: string[]) =>
+  new ApiError(
+    405,
+    'invalid_request_error',
+    `${path} does not take ${method}; it takes ${allowed.join(', ')}.`,
+    { code: 'method_not_allowed', headers: { allow: allowed.join(', ') } },
+  );
 export const conflict = (message: string, code: string | null = null) =>
   new ApiError(409, 'conflict', message, { code });
 export const tooLarge = (message: string, code: string | null = null) =>

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError, badRequest } from './errors.js';
 import { takeArrivedBody } from './node-request.js';
+import { findUnsafeText, mayHoldUnsafeText, unsafeTextError } from './unsafe-text.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -20,6 +21,23 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
     cur = (cur as Record<PropertyKey, unknown>)[p];
   }
   return cur;
+}
+
+/**
+ * A union branch refused the value on one of its own fields that the value does have, with a
+ * fixed-value check (`role` is not `"tool"`): the value was meant for another branch.
+ */
+function refusesDiscriminator(
+  branch: readonly Issue[],
+  unionPath: readonly PropertyKey[],
+  body: unknown,
+): boolean {
+  return branch.some(
+    (i) =>
+      i.path.length === 1 &&
+      (i.code === 'invalid_value' || i.code === 'invalid_union') &&
+      valueAt(body, [...unionPath, ...i.path]) !== undefined,
+  );
 }
 
 /** What a bound means in words, by what was bounded: a number, a string's length, a list's size. */
@@ -80,9 +98,15 @@ export function issueToApiError(issue: Issue, body: unknown): ApiError {
         'invalid_value',
       );
     case 'invalid_union': {
-      // "Invalid input" says nothing: report the branch that got furthest — the one whose
+      // A required field left out, or sent as null ("not set"), whatever its possible types.
+      if (valueAt(body, path) == null) {
+        return badRequest(`Missing required field: ${param}.`, param, 'missing_field');
+      }
+      // "Invalid input" says nothing: report the branch that got furthest — one the value is
+      // meant for (not refused on a discriminating field such as a message's `role`), whose
       // problem is not the value's type (e.g. `stop` is a list, but too long).
-      const closest = issue.errors
+      const meantFor = issue.errors.filter((branch) => !refusesDiscriminator(branch, path, body));
+      const closest = (meantFor.length > 0 ? meantFor : issue.errors)
         .map((branch) => branch[0])
         .find((first) => first && !(first.code === 'invalid_type' && first.path.length === 0));
       if (closest) return issueToApiError({ ...closest, path: [...path, ...closest.path] }, body);
@@ -121,7 +145,8 @@ export interface ReadJsonOptions {
 
 /**
  * Read and parse the JSON body. A body sent with another Content-Type → 415 `unsupported_media_type`;
- * malformed or empty JSON → 400 `invalid_json`. The 1 MiB limit is enforced while reading by the
+ * malformed or empty JSON → 400 `invalid_json`; a string (or key) holding U+0000 or an unpaired
+ * surrogate → 400 `invalid_characters` naming it (see unsafe-text.ts). The 1 MiB limit is enforced while reading by the
  * body-limit middleware. On @hono/node-server (2.1.x) `c.req.text()` reads the Node request
  * directly, without building a web `Request`, as long as nothing touched `c.req.raw.body` before
  * (the body-limit middleware takes care not to).
@@ -146,9 +171,13 @@ export async function readJsonBody(c: Context, options: ReadJsonOptions = {}): P
       { code: 'unsupported_media_type' },
     );
   }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw badRequest('The request body is not valid JSON.', null, 'invalid_json');
   }
+  const unsafe = mayHoldUnsafeText(text) ? findUnsafeText(body) : null;
+  if (unsafe) throw unsafeTextError(unsafe.problem, unsafe.path);
+  return body;
 }

@@ -2,7 +2,8 @@
  * Text prices are credits per million tokens; since 1 credit = 1,000,000 quota units, that is
  * exactly units per token. Fractions round up so a request never costs less than its price.
  */
-import type { TextPrice } from '../models/catalog.js';
+import type { TextModel, TextPrice } from '../models/catalog.js';
+import type { ClientFormat } from './plan.js';
 
 /**
  * @example
@@ -12,4 +13,33 @@ export function costUnits(price: TextPrice, inputTokens: number, outputTokens: n
   const units = inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion;
   // Guard float noise (0.1 + 0.2) before rounding up.
   return Math.max(0, Math.ceil(Math.round(units * 1e6) / 1e6));
+}
+
+/** Completions' documented default for `max_tokens`. */
+const COMPLETION_DEFAULT_MAX_TOKENS = 16;
+
+/**
+ * The output tokens a request's quota reservation covers: the `max_tokens` it asks for (or the
+ * format's default), but never more than the model can produce. The model's limit bounds the
+ * reservation whatever the client sends, so it always fits the quota columns (a request for 2^53
+ * tokens would otherwise reserve more units than PostgreSQL's bigint holds); settlement charges
+ * what was really produced either way.
+ *
+ * @example
+ * reservedOutputTokens('chat', { max_tokens: 9007199254740991 }, { maxOutputTokens: 4096 }); // 4096
+ * reservedOutputTokens('completion', {}, { maxOutputTokens: 4096 }); // 16
+ */
+export function reservedOutputTokens(
+  format: ClientFormat,
+  body: Record<string, unknown>,
+  model: Pick<TextModel, 'maxOutputTokens'>,
+): number {
+  const asCount = (v: unknown) => (typeof v === 'number' && v > 0 ? v : null);
+  const requested =
+    format === 'messages'
+      ? asCount(body.max_tokens)
+      : format === 'completion'
+        ? (asCount(body.max_tokens) ?? COMPLETION_DEFAULT_MAX_TOKENS)
+        : (asCount(body.max_completion_tokens) ?? asCount(body.max_tokens));
+  return Math.min(requested ?? model.maxOutputTokens, model.maxOutputTokens);
 }

@@ -33,7 +33,7 @@ import { classifyNetworkError } from '../providers/text/http.js';
 import { UpstreamError, type UpstreamResponse } from '../providers/text/types.js';
 import { Router, RoutingError } from '../routing/router.js';
 import { SseParser } from '../translate/sse.js';
-import { costUnits } from './cost.js';
+import { costUnits, reservedOutputTokens } from './cost.js';
 import { type ClientFormat, planUpstream, type StreamPipe, type UpstreamPlan } from './plan.js';
 import { countTokens, estimateInputTokens, promptOf } from './tokens.js';
 
@@ -93,18 +93,6 @@ const SSE_HEADERS = {
   'cache-control': 'no-cache',
   connection: 'keep-alive',
 } as const;
-
-/** max_tokens the reservation covers, per client format. */
-function maxOutputTokens(
-  format: ClientFormat,
-  body: Record<string, unknown>,
-  model: TextModel,
-): number {
-  const asNumber = (v: unknown) => (typeof v === 'number' && v > 0 ? v : null);
-  if (format === 'messages') return asNumber(body.max_tokens) ?? model.maxOutputTokens;
-  if (format === 'completion') return asNumber(body.max_tokens) ?? 16;
-  return asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens) ?? model.maxOutputTokens;
-}
 
 /**
  * An upstream refusal that failover cannot fix becomes the client's error. `clientNamedModel`:
@@ -275,7 +263,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
     }
 
     const estimatedInput = estimateInputTokens(format, body);
-    const maxOutput = maxOutputTokens(format, body, model);
+    const maxOutput = reservedOutputTokens(format, body, model);
     // tpm first: a request over the key's token rate is refused (429) before quota is touched.
     const tokens = await holdTokens(deps.limiter, ctx.key, estimatedInput + maxOutput);
     const reserved = costUnits(model.price, estimatedInput, maxOutput);

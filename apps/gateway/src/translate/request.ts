@@ -59,9 +59,10 @@ function asBlockArray(content: AnthropicMessageParam['content']): AnthropicBlock
 }
 
 /**
- * The rules of chat messages the schema cannot express (it types every role alike): a `tool`
- * message names the call it answers, and only an assistant message that made tool calls may go
- * without content. Checked before any upstream call, whichever upstream serves the model.
+ * The per-role rules of chat messages: a `tool` message names the call it answers, and only an
+ * assistant message that made tool calls may go without content. The spec encodes them (one
+ * schema per role) and request validation refuses such bodies first; the translation keeps this
+ * as its own precondition, since it also takes bodies that never went through validation.
  *
  * @example
  * checkChatMessages([{ role: 'tool', content: '18' }]); // throws 400, param messages.0.tool_call_id

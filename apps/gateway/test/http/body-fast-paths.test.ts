@@ -28,6 +28,8 @@ const EDGE_VALUES: unknown[] = [
   -2,
   64,
   65,
+  1_000_000,
+  1_000_001,
   2 ** 53 - 1,
   2 ** 53,
   Number.NaN,
@@ -109,7 +111,7 @@ function generate(api: Api, random: () => number) {
     messages: Array.from({ length: 1 + Math.floor(random() * 3) }, message),
   };
   for (let i = Math.floor(random() * 4); i > 0; i--) body[pick(api.bodyKeys)] = pick(EDGE_VALUES);
-  if (random() < 0.3) body.max_tokens = pick([1, 16, 4096, 0, 2.5]);
+  if (random() < 0.3) body.max_tokens = pick([1, 16, 4096, 0, 2.5, 1_000_000, 1_000_001]);
   if (random() < 0.3) body.stream = pick([true, false, null]);
   if (random() < 0.3) body.temperature = pick([0, 0.7, 1, 1.5, 2, null]);
   if (random() < 0.05) delete body[pick(['model', 'messages', 'max_tokens'])];

@@ -50,8 +50,9 @@ export const listModels = <ThrowOnError extends boolean = false>(options?: Optio
  * before `[DONE]`.
  *
  * **Billing.** The key's quota is reserved from `max_completion_tokens`
- * (or `max_tokens`, or the model's output limit) before the upstream
- * call, and settled to the actual usage afterwards.
+ * (or `max_tokens`, or the model's output limit; never more than that
+ * limit) before the upstream call, and settled to the actual usage
+ * afterwards.
  *
  * **Failover.** Before the first byte reaches you, an upstream 429, 5xx,
  * connection error or timeout is retried on another deployment of the

@@ -274,11 +274,11 @@ export type CreateChatCompletionRequest = {
      */
     top_p?: number | null;
     /**
-     * Maximum output tokens (older name of `max_completion_tokens`).
+     * Maximum output tokens (older name of `max_completion_tokens`). At most 1,000,000; the quota reservation covers at most the model's own output limit (its `max_output_tokens`), so a larger value reserves no more.
      */
     max_tokens?: number | null;
     /**
-     * Maximum output tokens. Wins over `max_tokens` when both are sent.
+     * Maximum output tokens. Wins over `max_tokens` when both are sent. At most 1,000,000; the quota reservation covers at most the model's own output limit (its `max_output_tokens`), so a larger value reserves no more.
      */
     max_completion_tokens?: number | null;
     /**
@@ -319,31 +319,92 @@ export type CreateChatCompletionRequest = {
 };
 
 /**
- * One message of a chat. `content` is a string or an array of text
- * parts; it may be null or absent only on an assistant message that
+ * One message of a chat, by `role`. `content` is a string or an array of
+ * text parts; it may be null or absent only on an assistant message that
  * carries `tool_calls`. A `tool` message carries the result of the call
- * named by `tool_call_id`. Other keys (`refusal`, `annotations`, …) are
- * ignored.
+ * named by `tool_call_id` (required). Other keys (`refusal`,
+ * `annotations`, …) are ignored.
  *
  */
-export type ChatMessage = {
+export type ChatMessage = ({
+    role: 'system' | 'developer' | 'user';
+} & ChatInstructionMessage) | ({
+    role: 'assistant';
+} & ChatAssistantMessage) | ({
+    role: 'tool';
+} & ChatToolMessage);
+
+/**
+ * A string, or a non-empty array of text parts.
+ */
+export type ChatMessageContent = string | Array<TextBlock>;
+
+/**
+ * A `system`, `developer` (treated like `system`) or `user` message; `content` is required.
+ */
+export type ChatInstructionMessage = {
+    role: 'system' | 'developer' | 'user';
+    content: ChatMessageContent;
     /**
-     * `developer` is treated like `system`.
+     * Optional participant name.
      */
-    role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-    content?: string | Array<TextBlock> | null;
+    name?: string;
+};
+
+/**
+ * An earlier answer of the model: with `content` (a string or text
+ * parts), or with `tool_calls` (then `content` may be null or absent),
+ * or both.
+ *
+ */
+export type ChatAssistantMessage = ChatAssistantTextMessage | ChatAssistantToolCallMessage;
+
+/**
+ * An assistant message with `content` (and possibly `tool_calls`).
+ */
+export type ChatAssistantTextMessage = {
+    role: 'assistant';
+    content: ChatMessageContent;
     /**
      * Optional participant name.
      */
     name?: string;
     /**
-     * On an assistant message, the tool calls it made (as a response returned them).
+     * The tool calls it made (as a response returned them).
      */
     tool_calls?: Array<ChatToolCall>;
+};
+
+/**
+ * An assistant message that made tool calls; its `content` may be null or absent.
+ */
+export type ChatAssistantToolCallMessage = {
+    role: 'assistant';
+    content?: ChatMessageContent | null;
     /**
-     * On a `tool` message (required there), the id of the call it answers.
+     * Optional participant name.
      */
-    tool_call_id?: string;
+    name?: string;
+    /**
+     * The tool calls it made (as a response returned them).
+     */
+    tool_calls: Array<ChatToolCall>;
+};
+
+/**
+ * The result of the tool call named by `tool_call_id`.
+ */
+export type ChatToolMessage = {
+    role: 'tool';
+    content: ChatMessageContent;
+    /**
+     * The id of the call it answers.
+     */
+    tool_call_id: string;
+    /**
+     * Optional participant name.
+     */
+    name?: string;
 };
 
 /**
@@ -454,7 +515,7 @@ export type CreateCompletionRequest = {
         string
     ];
     /**
-     * Maximum output tokens.
+     * Maximum output tokens. At most 1,000,000; the quota reservation covers at most the model's own output limit (its `max_output_tokens`), so a larger value reserves no more.
      */
     max_tokens?: number | null;
     /**
@@ -552,7 +613,7 @@ export type CreateMessageRequest = {
      */
     messages: Array<MessageParam>;
     /**
-     * Maximum output tokens.
+     * Maximum output tokens. At most 1,000,000; the quota reservation covers at most the model's own output limit (its `max_output_tokens`), so a larger value reserves no more.
      */
     max_tokens: number;
     /**
@@ -743,6 +804,37 @@ export type MessageUsage = {
 };
 
 /**
+ * One server-sent event of a streamed chat completion. `data` is a
+ * `ChatCompletionChunk` as JSON; the last event's `data` is `[DONE]`;
+ * an error after the stream started arrives as `ErrorResponse` JSON.
+ *
+ */
+export type ChatCompletionStreamEvent = {
+    data: string | '[DONE]';
+};
+
+/**
+ * One server-sent event of a streamed legacy completion. `data` is a
+ * `Completion` as JSON (each choice's `text` is the increment); the
+ * last event's `data` is `[DONE]`; an error after the stream started
+ * arrives as `ErrorResponse` JSON.
+ *
+ */
+export type CompletionStreamEvent = {
+    data: string | '[DONE]';
+};
+
+/**
+ * One server-sent event of a streamed message: `event` names it and
+ * `data` is the `MessageStreamEvent` JSON whose `type` equals that name.
+ *
+ */
+export type MessageSseEvent = {
+    event: 'message_start' | 'content_block_start' | 'content_block_delta' | 'content_block_stop' | 'message_delta' | 'message_stop' | 'ping' | 'error';
+    data: string;
+};
+
+/**
  * One server-sent event of a streamed message: `event: <type>` then
  * `data: <this JSON>`. Order: `message_start`, then per content block
  * `content_block_start`, `content_block_delta`…, `content_block_stop`,
@@ -928,7 +1020,10 @@ export type CreateTokenRequest = {
      */
     quota: number;
     /**
-     * Unix seconds after which the key is refused (401 `expired_api_key`). Null or absent = never.
+     * Unix seconds after which the key is refused (401 `expired_api_key`);
+     * must be in the future when the key is created (400 `out_of_range`
+     * otherwise). Null or absent = never.
+     *
      */
     expires_at?: number | null;
     /**
@@ -936,11 +1031,11 @@ export type CreateTokenRequest = {
      */
     models?: Array<string> | null;
     /**
-     * Requests per minute. Null or absent = unlimited.
+     * Requests per minute, at most 2,147,483,647. Null or absent = unlimited.
      */
     rpm?: number | null;
     /**
-     * Tokens per minute. Null or absent = unlimited.
+     * Tokens per minute, at most 2,147,483,647. Null or absent = unlimited.
      */
     tpm?: number | null;
 };
@@ -1319,7 +1414,7 @@ export type CallbackDeliveryList = {
 };
 
 /**
- * The error's kind; one per HTTP status.
+ * The error's kind; one per HTTP status (405 and 408 share 400's `invalid_request_error`, 431 shares 413's `request_too_large`).
  */
 export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'insufficient_quota' | 'permission_error' | 'not_found_error' | 'conflict' | 'request_too_large' | 'unsupported_media_type' | 'rate_limit_error' | 'api_error' | 'upstream_error' | 'overloaded_error' | 'upstream_timeout';
 
@@ -1398,7 +1493,8 @@ export type IdempotencyKey = string;
  * `2023-06-01`, the default when neither this nor `anthropic-version`
  * is sent. A later date selects the newest supported version not after
  * it; an earlier date or a malformed value is a 400. When both headers
- * are sent, `vendor-version` wins.
+ * are sent, `vendor-version` wins. An empty (or all-blank) value counts
+ * as absent.
  *
  */
 export type VendorVersion = string;
@@ -1621,7 +1717,8 @@ export type CreateMessageData = {
          * `2023-06-01`, the default when neither this nor `anthropic-version`
          * is sent. A later date selects the newest supported version not after
          * it; an earlier date or a malformed value is a 400. When both headers
-         * are sent, `vendor-version` wins.
+         * are sent, `vendor-version` wins. An empty (or all-blank) value counts
+         * as absent.
          *
          */
         'vendor-version'?: string;

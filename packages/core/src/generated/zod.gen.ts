@@ -133,29 +133,90 @@ export const zChatToolCallDelta = z.object({
 });
 
 /**
- * One message of a chat. `content` is a string or an array of text
- * parts; it may be null or absent only on an assistant message that
- * carries `tool_calls`. A `tool` message carries the result of the call
- * named by `tool_call_id`. Other keys (`refusal`, `annotations`, …) are
- * ignored.
- *
+ * A string, or a non-empty array of text parts.
  */
-export const zChatMessage = z.object({
+export const zChatMessageContent = z.union([
+    z.string(),
+    z.array(zTextBlock).min(1)
+]);
+
+/**
+ * A `system`, `developer` (treated like `system`) or `user` message; `content` is required.
+ */
+export const zChatInstructionMessage = z.object({
     role: z.enum([
         'system',
         'developer',
-        'user',
-        'assistant',
-        'tool'
+        'user'
     ]),
-    content: z.union([
-        z.string(),
-        z.array(zTextBlock).min(1)
-    ]).nullish(),
-    name: z.string().min(1).max(64).optional(),
-    tool_calls: z.array(zChatToolCall).optional(),
-    tool_call_id: z.string().min(1).optional()
+    content: zChatMessageContent,
+    name: z.string().min(1).max(64).optional()
 });
+
+/**
+ * An assistant message with `content` (and possibly `tool_calls`).
+ */
+export const zChatAssistantTextMessage = z.object({
+    role: z.literal('assistant'),
+    content: zChatMessageContent,
+    name: z.string().min(1).max(64).optional(),
+    tool_calls: z.array(zChatToolCall).optional()
+});
+
+/**
+ * An assistant message that made tool calls; its `content` may be null or absent.
+ */
+export const zChatAssistantToolCallMessage = z.object({
+    role: z.literal('assistant'),
+    content: zChatMessageContent.nullish(),
+    name: z.string().min(1).max(64).optional(),
+    tool_calls: z.array(zChatToolCall).min(1)
+});
+
+/**
+ * An earlier answer of the model: with `content` (a string or text
+ * parts), or with `tool_calls` (then `content` may be null or absent),
+ * or both.
+ *
+ */
+export const zChatAssistantMessage = z.union([
+    zChatAssistantTextMessage,
+    zChatAssistantToolCallMessage
+]);
+
+/**
+ * The result of the tool call named by `tool_call_id`.
+ */
+export const zChatToolMessage = z.object({
+    role: z.literal('tool'),
+    content: zChatMessageContent,
+    tool_call_id: z.string().min(1),
+    name: z.string().min(1).max(64).optional()
+});
+
+/**
+ * One message of a chat, by `role`. `content` is a string or an array of
+ * text parts; it may be null or absent only on an assistant message that
+ * carries `tool_calls`. A `tool` message carries the result of the call
+ * named by `tool_call_id` (required). Other keys (`refusal`,
+ * `annotations`, …) are ignored.
+ *
+ */
+export const zChatMessage = z.union([
+    z.object({
+        role: z.union([
+            z.literal('system'),
+            z.literal('developer'),
+            z.literal('user')
+        ])
+    }).and(zChatInstructionMessage),
+    z.object({
+        role: z.literal('assistant')
+    }).and(zChatAssistantMessage),
+    z.object({
+        role: z.literal('tool')
+    }).and(zChatToolMessage)
+]);
 
 /**
  * A chat completion request. Optional sampling fields accept `null`
@@ -170,8 +231,8 @@ export const zCreateChatCompletionRequest = z.strictObject({
     stream_options: zStreamOptions.nullish(),
     temperature: z.number().gte(0).lte(2).nullish(),
     top_p: z.number().gte(0).lte(1).nullish(),
-    max_tokens: z.int().gte(1).nullish(),
-    max_completion_tokens: z.int().gte(1).nullish(),
+    max_tokens: z.int().gte(1).lte(1000000).nullish(),
+    max_completion_tokens: z.int().gte(1).lte(1000000).nullish(),
     frequency_penalty: z.number().gte(-2).lte(2).nullish(),
     presence_penalty: z.number().gte(-2).lte(2).nullish(),
     stop: zStopSequences.nullish(),
@@ -255,7 +316,7 @@ export const zCreateCompletionRequest = z.strictObject({
         z.string(),
         z.tuple([z.string()])
     ]),
-    max_tokens: z.int().gte(1).nullish().default(16),
+    max_tokens: z.int().gte(1).lte(1000000).nullish().default(16),
     temperature: z.number().gte(0).lte(2).nullish(),
     top_p: z.number().gte(0).lte(1).nullish(),
     frequency_penalty: z.number().gte(-2).lte(2).nullish(),
@@ -394,7 +455,7 @@ export const zMessageParam = z.object({
 export const zCreateMessageRequest = z.strictObject({
     model: z.string().min(1),
     messages: z.array(zMessageParam).min(1),
-    max_tokens: z.int().gte(1),
+    max_tokens: z.int().gte(1).lte(1000000),
     system: z.union([
         z.string(),
         z.array(zTextBlock)
@@ -453,6 +514,52 @@ export const zMessage = z.object({
     ]).nullable(),
     stop_sequence: z.string().nullable(),
     usage: zMessageUsage
+});
+
+/**
+ * One server-sent event of a streamed chat completion. `data` is a
+ * `ChatCompletionChunk` as JSON; the last event's `data` is `[DONE]`;
+ * an error after the stream started arrives as `ErrorResponse` JSON.
+ *
+ */
+export const zChatCompletionStreamEvent = z.object({
+    data: z.union([
+        z.string(),
+        z.literal('[DONE]')
+    ])
+});
+
+/**
+ * One server-sent event of a streamed legacy completion. `data` is a
+ * `Completion` as JSON (each choice's `text` is the increment); the
+ * last event's `data` is `[DONE]`; an error after the stream started
+ * arrives as `ErrorResponse` JSON.
+ *
+ */
+export const zCompletionStreamEvent = z.object({
+    data: z.union([
+        z.string(),
+        z.literal('[DONE]')
+    ])
+});
+
+/**
+ * One server-sent event of a streamed message: `event` names it and
+ * `data` is the `MessageStreamEvent` JSON whose `type` equals that name.
+ *
+ */
+export const zMessageSseEvent = z.object({
+    event: z.enum([
+        'message_start',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_stop',
+        'message_delta',
+        'message_stop',
+        'ping',
+        'error'
+    ]),
+    data: z.string()
 });
 
 /**
@@ -589,8 +696,8 @@ export const zCreateTokenRequest = z.strictObject({
     quota: z.int().gte(0).lte(9007199254740991),
     expires_at: z.int().gte(0).nullish(),
     models: z.array(z.string().min(1)).min(1).nullish(),
-    rpm: z.int().gte(1).nullish(),
-    tpm: z.int().gte(1).nullish()
+    rpm: z.int().gte(1).lte(2147483647).nullish(),
+    tpm: z.int().gte(1).lte(2147483647).nullish()
 });
 
 /**
@@ -909,7 +1016,7 @@ export const zCallbackDeliveryList = z.object({
 });
 
 /**
- * The error's kind; one per HTTP status.
+ * The error's kind; one per HTTP status (405 and 408 share 400's `invalid_request_error`, 431 shares 413's `request_too_large`).
  */
 export const zErrorType = z.enum([
     'invalid_request_error',
@@ -1039,10 +1146,11 @@ export const zIdempotencyKey = z.string().min(1).max(255);
  * `2023-06-01`, the default when neither this nor `anthropic-version`
  * is sent. A later date selects the newest supported version not after
  * it; an earlier date or a malformed value is a 400. When both headers
- * are sent, `vendor-version` wins.
+ * are sent, `vendor-version` wins. An empty (or all-blank) value counts
+ * as absent.
  *
  */
-export const zVendorVersion = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).default('2023-06-01');
+export const zVendorVersion = z.string().regex(/^\s*(\d{4}-\d{2}-\d{2})?\s*$/).default('2023-06-01');
 
 /**
  * Alias of `vendor-version`, under the name the vendor's own SDK
@@ -1101,7 +1209,7 @@ export const zCreateCompletionResponse = zCompletion;
 export const zCreateMessageBody = zCreateMessageRequest;
 
 export const zCreateMessageHeaders = z.object({
-    'vendor-version': z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().default('2023-06-01'),
+    'vendor-version': z.string().regex(/^\s*(\d{4}-\d{2}-\d{2})?\s*$/).optional().default('2023-06-01'),
     'anthropic-version': z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional()
 });
 

@@ -1,9 +1,10 @@
 /** Callback secret (read, rotate) and the key's delivery log. */
-import { zRotateCallbackSecretRequest } from '@modelgate/core/zod';
+import { zListCallbackDeliveriesQuery, zRotateCallbackSecretRequest } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
+import { refuseUnknownQuery } from '../query.js';
 import { readJsonBody, validateBody } from '../validate.js';
 
 const MAX_GRACE_PERIOD_SECONDS = 7 * 24 * 60 * 60;
@@ -20,6 +21,7 @@ export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): v
   });
 
   app.get('/v1/callbacks/deliveries', async (c) => {
+    refuseUnknownQuery(c, zListCallbackDeliveriesQuery);
     const limit = c.req.query('limit');
     const after = c.req.query('after');
     const taskId = c.req.query('task_id');

@@ -61,6 +61,12 @@ export function resolveMessagesVersion(header: string | undefined): string {
   return chosen;
 }
 
+/** A header's value, with an empty or all-blank value counting as absent (spec: VendorVersion). */
+function nonBlankHeader(c: Context, name: string): string | undefined {
+  const value = c.req.header(name);
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
 /** Video models from the video feature, when it is wired (it owns their capabilities). */
 function videoModels(services: Services): ModelListEntry[] {
   const video = (services as unknown as { video?: { listModels?: () => ModelListEntry[] } }).video;
@@ -106,7 +112,7 @@ export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void 
     withOverhead(c, async () => {
       // vendor-version wins over its alias when both are sent (spec: VendorVersion).
       const version = resolveMessagesVersion(
-        c.req.header('vendor-version') ?? c.req.header('anthropic-version'),
+        nonBlankHeader(c, 'vendor-version') ?? nonBlankHeader(c, 'anthropic-version'),
       );
       const raw = await readJsonBody(c);
       const body = messagesBodyFastPath(raw) ?? validateBody(zCreateMessageRequest, raw);

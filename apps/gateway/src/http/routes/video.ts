@@ -2,10 +2,12 @@
  * Video generations: submit, list, get, cancel. Routes orchestrate; validation, billing and the
  * task engine live in src/video and src/tasks.
  */
+import { zListVideoGenerationsQuery } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
+import { refuseUnknownQuery } from '../query.js';
 import { readJsonBody } from '../validate.js';
 
 const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
@@ -20,6 +22,7 @@ export function registerVideoRoutes(app: Hono<AppEnv>, services: Services): void
   });
 
   app.get('/v1/video/generations', async (c) => {
+    refuseUnknownQuery(c, zListVideoGenerationsQuery);
     const rawLimit = c.req.query('limit');
     let limit = 20;
     if (rawLimit !== undefined) {

@@ -1,0 +1,49 @@
+/**
+ * Refuses a NUL character (`%00`) in the request's path or query string with a 400 naming the path
+ * parameter or query parameter that holds it, before any route passes it to the database (which
+ * cannot store U+0000: a 500 otherwise). Percent-encoding is the only way a NUL gets into a URL,
+ * so a URL without `%00` costs one substring search.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env.js';
+import type { RouteTable } from '../route-table.js';
+import { unsafeTextError, visible } from '../unsafe-text.js';
+
+const ENCODED_NUL = '%00';
+
+/** Query-string decoding (`+` is a space), keeping the raw text when it is not valid UTF-8. */
+function decodeQueryPart(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/** The name of what holds a NUL in the URL (`file_id`, `after`), or null when nothing does. */
+export function nulHolder(url: string, routes: RouteTable): string | null {
+  if (!url.includes(ENCODED_NUL)) return null;
+  const { pathname, search } = new URL(url);
+  const segments = pathname.split('/').filter((s) => s !== '');
+  const index = segments.findIndex((s) => s.includes(ENCODED_NUL));
+  if (index >= 0) return routes.paramAt(pathname, index) ?? 'path';
+  for (const pair of search.slice(1).split('&')) {
+    if (!pair.includes(ENCODED_NUL)) continue;
+    const [key = ''] = pair.split('=', 1);
+    return visible(decodeQueryPart(key)) || 'query';
+  }
+  return null;
+}
+
+/**
+ * @example
+ * app.use('/v1/*', refuseNulInUrl(routeTable(() => app.routes)));
+ * // GET /v1/files/file-a%00b → 400 { code: 'invalid_characters', param: 'file_id' }
+ */
+export function refuseNulInUrl(routes: RouteTable): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const holder = nulHolder(c.req.url, routes);
+    if (holder) throw unsafeTextError('nul', holder);
+    await next();
+  };
+}
