@@ -5,6 +5,12 @@
  */
 import type { TextDeployment, TextModel } from '../models/catalog.js';
 import type { TextOperation } from '../providers/text/types.js';
+import {
+  CHAT_TO_MESSAGES,
+  COMPLETION_TO_MESSAGES,
+  droppedFields,
+  MESSAGES_TO_CHAT,
+} from '../translate/dropped.js';
 import { AnthropicPassthroughStream, OpenAiPassthroughStream } from '../translate/passthrough.js';
 import {
   anthropicToChatRequest,
@@ -47,6 +53,8 @@ export interface UpstreamPlan {
   body: unknown;
   /** True when upstream speaks the client's format and responses are forwarded as they are. */
   passthrough: boolean;
+  /** Request fields the translation could not carry over (empty when passing through). */
+  dropped: string[];
   /** Turns the upstream's parsed JSON response into the client's response body. */
   respond(upstream: unknown): { body: unknown; usage: ResponseUsage | null };
   /** A fresh transform for a streamed response. */
@@ -157,6 +165,7 @@ export function planUpstream(
         operation: format === 'chat' ? 'chat' : 'completions',
         body: withStreamUsage({ ...(request as OpenAiChatRequest), model: upstreamModel }),
         passthrough: true,
+        dropped: [],
         respond: (upstream) => ({ body: upstream, usage: openAiUsage(upstream) }),
         stream: () =>
           pipe(
@@ -172,6 +181,7 @@ export function planUpstream(
       operation: 'chat',
       body: anthropicToChatRequest(request as unknown as AnthropicRequest, upstreamModel),
       passthrough: false,
+      dropped: droppedFields(request, MESSAGES_TO_CHAT),
       respond: (upstream) => {
         const message = anthropicMessageFromChat(upstream as OpenAiChatCompletion);
         return { body: message, usage: anthropicUsage(message) };
@@ -186,6 +196,7 @@ export function planUpstream(
       operation: 'messages',
       body: { ...request, model: upstreamModel },
       passthrough: true,
+      dropped: [],
       respond: (upstream) => ({ body: upstream, usage: anthropicUsage(upstream) }),
       stream: () => pipe(new AnthropicPassthroughStream(), (event) => event),
     };
@@ -198,6 +209,7 @@ export function planUpstream(
     operation: 'messages',
     body: chatToAnthropicRequest(chat, { upstreamModel, defaultMaxTokens: model.maxOutputTokens }),
     passthrough: false,
+    dropped: droppedFields(request, format === 'chat' ? CHAT_TO_MESSAGES : COMPLETION_TO_MESSAGES),
     respond: (upstream) => {
       const message = upstream as AnthropicMessage;
       const body =

@@ -32,6 +32,7 @@ import type { StandardMetrics } from '../observability/metrics.js';
 import { classifyNetworkError } from '../providers/text/http.js';
 import { UpstreamError, type UpstreamResponse } from '../providers/text/types.js';
 import { Router, RoutingError } from '../routing/router.js';
+import { DROPPED_PARAMS_HEADER } from '../translate/dropped.js';
 import { SseParser } from '../translate/sse.js';
 import { costUnits, reservedOutputTokens } from './cost.js';
 import { type ClientFormat, planUpstream, type StreamPipe, type UpstreamPlan } from './plan.js';
@@ -177,6 +178,11 @@ function responseText(body: unknown): string {
       return (c.message?.content ?? c.text ?? '') + calls;
     })
     .join('');
+}
+
+/** `x-modelgate-dropped-params` when the translation left fields behind, else nothing. */
+function droppedHeader(plan: UpstreamPlan): Record<string, string> {
+  return plan.dropped.length > 0 ? { [DROPPED_PARAMS_HEADER]: plan.dropped.join(',') } : {};
 }
 
 interface Settlement {
@@ -373,6 +379,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
             'content-type': 'application/json',
             [OVERHEAD_HEADER]: overhead(),
             ...settlement.tokens.headers,
+            ...droppedHeader(result.plan),
           },
         },
       );
@@ -503,7 +510,12 @@ export function createTextService(deps: TextServiceDeps): TextService {
 
     return nodeBodyResponse(
       200,
-      { ...SSE_HEADERS, [OVERHEAD_HEADER]: overhead(), ...settlement.tokens.headers },
+      {
+        ...SSE_HEADERS,
+        [OVERHEAD_HEADER]: overhead(),
+        ...settlement.tokens.headers,
+        ...droppedHeader(result.plan),
+      },
       { pipe: relay },
     );
   }

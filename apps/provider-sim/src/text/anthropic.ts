@@ -237,8 +237,32 @@ function toolResultText(content: unknown): string {
   return text;
 }
 
+/** The fields the real API takes; any other is "Extra inputs are not permitted". */
+const MESSAGES_FIELDS = new Set([
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'stream',
+  'metadata',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'service_tier',
+  'container',
+  'mcp_servers',
+  'context_management',
+]);
+
 function parse(body: unknown): ParsedMessages {
   if (!isRecord(body)) throw badRequest('Request body must be a JSON object');
+  for (const key of Object.keys(body)) {
+    if (!MESSAGES_FIELDS.has(key)) throw badRequest(`${key}: Extra inputs are not permitted`);
+  }
   const { model, max_tokens: maxTokens, messages } = body;
   if (model === undefined) throw badRequest('model: Field required');
   if (typeof model !== 'string' || model.length === 0)

@@ -75,6 +75,71 @@ const KNOWN_MODELS = [
 const MODEL_CREATED = 1715367049;
 const ROLES = new Set(['developer', 'system', 'user', 'assistant', 'tool', 'function']);
 
+/** The fields the real API takes; it refuses any other with "Unrecognized request argument". */
+const CHAT_FIELDS = new Set([
+  'model',
+  'messages',
+  'max_completion_tokens',
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'seed',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'user',
+  'service_tier',
+  'stream',
+  'stream_options',
+  'metadata',
+  'store',
+  'modalities',
+  'audio',
+  'prediction',
+  'reasoning_effort',
+  'verbosity',
+  'web_search_options',
+  'prompt_cache_key',
+  'safety_identifier',
+  'functions',
+  'function_call',
+]);
+const COMPLETION_FIELDS = new Set([
+  'model',
+  'prompt',
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'seed',
+  'logit_bias',
+  'logprobs',
+  'user',
+  'stream',
+  'stream_options',
+  'suffix',
+  'echo',
+  'best_of',
+]);
+
+function checkFields(body: Record<string, unknown>, known: ReadonlySet<string>): void {
+  for (const key of Object.keys(body)) {
+    if (!known.has(key))
+      throw badRequest(`Unrecognized request argument supplied: ${key}`, key, 'unknown_parameter');
+  }
+}
+
 function checkAuth(ctx: Ctx): void {
   const header = ctx.req.headers.authorization;
   const key = authToken(header);
@@ -451,6 +516,7 @@ function parseBody(ctx: Ctx): Record<string, unknown> {
 async function chatCompletions(ctx: Ctx): Promise<void> {
   checkAuth(ctx);
   const body = parseBody(ctx);
+  checkFields(body, CHAT_FIELDS);
   const model = checkModel(body.model);
   const prompt = readMessages(body.messages);
   const common = commonFields(body);
@@ -659,6 +725,7 @@ function readPrompt(value: unknown): string[] {
 async function completions(ctx: Ctx): Promise<void> {
   checkAuth(ctx);
   const body = parseBody(ctx);
+  checkFields(body, COMPLETION_FIELDS);
   const model = checkModel(body.model);
   const prompts = readPrompt(body.prompt);
   const common = commonFields(body);
