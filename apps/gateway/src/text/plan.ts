@@ -23,6 +23,11 @@ import {
   chatCompletionFromAnthropic,
   textCompletionFromAnthropic,
 } from '../translate/response.js';
+import {
+  AnswerToolStream,
+  answerToolAsText,
+  responseFormatPlan,
+} from '../translate/response-format.js';
 import type { SseEvent } from '../translate/sse.js';
 import {
   AnthropicToOpenAiStream,
@@ -205,13 +210,26 @@ export function planUpstream(
     format === 'chat'
       ? (request as OpenAiChatRequest)
       : completionToChatRequest(request as unknown as OpenAiCompletionRequest);
+  // A response_format asked for with a forced tool: that tool's input is the answer's text.
+  const formatPlan = responseFormatPlan(chat);
+  const answerTool = formatPlan && 'tool' in formatPlan ? formatPlan.tool.name : null;
+  const fromUpstream = (message: AnthropicMessage) =>
+    answerTool === null ? message : answerToolAsText(message, answerTool);
+  const readEvent = (): ((event: SseEvent) => AnthropicStreamEvent | null) => {
+    if (answerTool === null) return readAnthropic;
+    const rewrite = new AnswerToolStream(answerTool);
+    return (event) => {
+      const parsed = readAnthropic(event);
+      return parsed && rewrite.event(parsed);
+    };
+  };
   return {
     operation: 'messages',
     body: chatToAnthropicRequest(chat, { upstreamModel, defaultMaxTokens: model.maxOutputTokens }),
     passthrough: false,
     dropped: droppedFields(request, format === 'chat' ? CHAT_TO_MESSAGES : COMPLETION_TO_MESSAGES),
     respond: (upstream) => {
-      const message = upstream as AnthropicMessage;
+      const message = fromUpstream(upstream as AnthropicMessage);
       const body =
         format === 'chat'
           ? chatCompletionFromAnthropic(message)
@@ -224,7 +242,7 @@ export function planUpstream(
           includeUsage: options.includeUsage,
           format: format === 'chat' ? 'chat' : 'completion',
         }),
-        readAnthropic,
+        readEvent(),
       ),
   };
 }

@@ -9,6 +9,7 @@
  * `disable_parallel_tool_use`.
  */
 import { badRequest } from '../http/errors.js';
+import { responseFormatPlan } from './response-format.js';
 import type {
   AnthropicBlock,
   AnthropicMessageParam,
@@ -225,6 +226,14 @@ export function chatToAnthropicRequest(
     out.tools = anthropicTools(request.tools);
     const choice = anthropicToolChoice(request.tool_choice, request.parallel_tool_calls);
     if (choice) out.tool_choice = choice;
+  }
+  const format = responseFormatPlan(request);
+  if (format && 'tool' in format) {
+    out.tools = [format.tool];
+    out.tool_choice = { type: 'tool', name: format.tool.name };
+  } else if (format) {
+    system.push(format.instruction);
+    out.system = system.join('\n\n');
   }
   return out;
 }

@@ -52,6 +52,20 @@ export type OpenAiToolChoice =
   | 'required'
   | { type: 'function'; function: { name: string } };
 
+/** `response_format` of a chat request. */
+export type OpenAiResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | {
+      type: 'json_schema';
+      json_schema: {
+        name: string;
+        description?: string;
+        schema?: Record<string, unknown>;
+        strict?: boolean | null;
+      };
+    };
+
 export interface OpenAiChatRequest {
   model: string;
   messages: OpenAiMessage[];
@@ -66,6 +80,7 @@ export interface OpenAiChatRequest {
   tools?: OpenAiTool[];
   tool_choice?: OpenAiToolChoice;
   parallel_tool_calls?: boolean;
+  response_format?: OpenAiResponseFormat;
   [extra: string]: unknown;
 }
 

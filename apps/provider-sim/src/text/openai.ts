@@ -8,6 +8,7 @@ import type { RouteDef } from '../router.js';
 import { type Generation, generate } from './generate.js';
 import { countTokens } from './tokens.js';
 import {
+  jsonAnswer,
   jsonPieces,
   planToolCalls,
   type SimTool,
@@ -532,8 +533,10 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
 
   const defaultTokens = ctx.sim.options.outputTokens;
   const generations: Generation[] = [];
-  for (let i = 0; i < common.n; i++)
-    generations.push(generate(prompt.key, defaultTokens, maxTokens, common.stop, i));
+  for (let i = 0; i < common.n; i++) {
+    const g = generate(prompt.key, defaultTokens, maxTokens, common.stop, i);
+    generations.push(asResponseFormat(body.response_format, prompt.key, g));
+  }
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
 
@@ -614,6 +617,19 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
   }
   frames.push(dataFrame('[DONE]'));
   await sendStream(ctx, frames);
+}
+
+/** A generation in the requested `response_format`: JSON text, streamed a few characters a piece. */
+function asResponseFormat(format: unknown, key: string, g: Generation): Generation {
+  if (format !== undefined && format !== null && !isRecord(format))
+    throw badRequest(
+      "Invalid type for 'response_format': expected an object.",
+      'response_format',
+      'invalid_type',
+    );
+  const json = jsonAnswer(format, key, g.text);
+  if (json === null) return g;
+  return { pieces: jsonPieces(json), text: json, finish: 'stop', stopSequence: null };
 }
 
 /** A chat answer that is tool calls only (finish reason `tool_calls`), streamed or not. */
