@@ -35,6 +35,7 @@ import { Router, RoutingError } from '../routing/router.js';
 import { DROPPED_PARAMS_HEADER } from '../translate/dropped.js';
 import { SseParser } from '../translate/sse.js';
 import { costUnits, reservedOutputTokens } from './cost.js';
+import { inlineOwnImages, type OwnImageLoader } from './own-images.js';
 import { type ClientFormat, planUpstream, type StreamPipe, type UpstreamPlan } from './plan.js';
 import { countTokens, estimateInputTokens, promptOf } from './tokens.js';
 
@@ -48,6 +49,8 @@ export interface TextServiceDeps {
   stdMetrics?: StandardMetrics;
   /** Defaults to a router with the default circuit breaker. */
   router?: Router;
+  /** Loads images that point at the gateway's own CDN; absent: every image URL goes upstream. */
+  images?: OwnImageLoader;
 }
 
 /** What the route knows about the request besides its body. */
@@ -268,6 +271,8 @@ export function createTextService(deps: TextServiceDeps): TextService {
       });
     }
 
+    // Before anything is reserved: a URL of a deleted file is the client's 400.
+    if (deps.images) await inlineOwnImages(format, body, deps.images);
     const estimatedInput = estimateInputTokens(format, body);
     const maxOutput = reservedOutputTokens(format, body, model);
     // tpm first: a request over the key's token rate is refused (429) before quota is touched.

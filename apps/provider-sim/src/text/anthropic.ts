@@ -7,6 +7,7 @@ import { badRequest, HttpError, isRecord } from '../errors.js';
 import { applyLatency, eventFrame, type Frame, sendJson, sendStream } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import { generate } from './generate.js';
+import { acknowledgeImages, checkImageBlock } from './images.js';
 import { countTokens } from './tokens.js';
 import {
   jsonPieces,
@@ -132,6 +133,8 @@ interface ParsedMessages {
   toolChoice: SimToolChoice;
   /** The last user turn carries tool results: the model reads them and answers with text. */
   endsWithToolResult: boolean;
+  /** Image blocks in the conversation. */
+  images: number;
 }
 
 /** `tools` and `tool_choice`, checked as the real API checks them. */
@@ -299,6 +302,7 @@ function parse(body: unknown): ParsedMessages {
   let key = '';
   let endsWithToolResult = false;
   let hasToolBlocks = false;
+  let images = 0;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
     if (!isRecord(message)) throw badRequest(`messages.${i}: Input should be a valid dictionary`);
@@ -320,9 +324,12 @@ function parse(body: unknown): ParsedMessages {
     inputTokens += 3 + countTokens(text);
     const results = toolResultText(message.content);
     if (Array.isArray(message.content)) {
-      for (const block of message.content) {
+      for (const [j, block] of message.content.entries()) {
         if (!isRecord(block)) continue;
-        if (block.type === 'tool_use') {
+        if (block.type === 'image') {
+          checkImageBlock(block, `messages.${i}.content.${j}`);
+          images++;
+        } else if (block.type === 'tool_use') {
           hasToolBlocks = true;
           inputTokens += countTokens(JSON.stringify(block.input ?? {}));
         } else if (block.type === 'tool_result') hasToolBlocks = true;
@@ -350,6 +357,7 @@ function parse(body: unknown): ParsedMessages {
     tools,
     toolChoice: choice,
     endsWithToolResult,
+    images,
   };
 }
 
@@ -361,7 +369,10 @@ async function messages(ctx: Ctx): Promise<void> {
     await answerWithToolUse(ctx, p, calls);
     return;
   }
-  const g = generate(p.key, ctx.sim.options.outputTokens, p.maxTokens, p.stopSequences);
+  const g = acknowledgeImages(
+    generate(p.key, ctx.sim.options.outputTokens, p.maxTokens, p.stopSequences),
+    p.images,
+  );
   const outputTokens = countTokens(g.text);
   const stopReason =
     g.stopSequence !== null ? 'stop_sequence' : g.finish === 'length' ? 'max_tokens' : 'end_turn';

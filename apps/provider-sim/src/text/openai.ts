@@ -6,6 +6,7 @@ import { authToken, badRequest, HttpError, isRecord } from '../errors.js';
 import { applyLatency, dataFrame, type Frame, sendJson, sendStream } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import { type Generation, generate } from './generate.js';
+import { acknowledgeImages, checkImagePart } from './images.js';
 import { countTokens } from './tokens.js';
 import {
   jsonAnswer,
@@ -281,6 +282,8 @@ interface ChatPrompt {
   promptTokens: number;
   /** The last message is a tool result: the model reads it and answers with text. */
   endsWithToolResult: boolean;
+  /** Image parts in the conversation. */
+  images: number;
 }
 
 /**
@@ -400,6 +403,7 @@ function readMessages(value: unknown): ChatPrompt {
   let key = '';
   let toolResults = '';
   let hasTools = false;
+  let images = 0;
   // The usual per-message framing of chat models: 3 tokens per message, 3 to prime the reply.
   let promptTokens = 3;
   for (let i = 0; i < value.length; i++) {
@@ -433,6 +437,13 @@ function readMessages(value: unknown): ChatPrompt {
         'invalid_type',
       );
     }
+    if (Array.isArray(content)) {
+      content.forEach((part, j) => {
+        if (!isRecord(part) || part.type !== 'image_url') return;
+        checkImagePart(part, `messages[${i}].content[${j}]`);
+        images++;
+      });
+    }
     const text = contentText(content);
     promptTokens += 3 + countTokens(text);
     if (Array.isArray(message.tool_calls))
@@ -453,7 +464,7 @@ function readMessages(value: unknown): ChatPrompt {
   }
   // After tool results the reply depends on them too, as a model's would.
   if (toolResults !== '') key = `${key}|${toolResults}`;
-  return { key, promptTokens, endsWithToolResult };
+  return { key, promptTokens, endsWithToolResult, images };
 }
 
 function maxTokensOf(body: Record<string, unknown>, name: string): number | undefined {
@@ -535,7 +546,8 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
   const generations: Generation[] = [];
   for (let i = 0; i < common.n; i++) {
     const g = generate(prompt.key, defaultTokens, maxTokens, common.stop, i);
-    generations.push(asResponseFormat(body.response_format, prompt.key, g));
+    const seen = acknowledgeImages(g, prompt.images);
+    generations.push(asResponseFormat(body.response_format, prompt.key, seen));
   }
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
