@@ -81,10 +81,7 @@ export interface TextService {
   ): Promise<Response>;
   /** Text models for GET /v1/models. */
   listModels(): ModelListEntry[];
-  /**
-   * The text models a key restricted to `allowed` sees: those of its ids that resolve (in
-   * pass-through mode that includes ids the default list does not show).
-   */
+  /** The text models a key restricted to `allowed` sees: the listed ones among its ids. */
   listModelsFor(allowed: readonly string[]): ModelListEntry[];
   close(): Promise<void>;
 }
@@ -532,14 +529,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
     listModels: () => catalog.list(),
     listModelsFor(allowed) {
       const listed = new Map(catalog.list().map((m) => [m.id, m]));
-      const created = Math.floor(Date.now() / 1000);
-      return allowed.flatMap((id): ModelListEntry[] => {
-        const entry = listed.get(id);
-        if (entry) return [entry];
-        const model = catalog.resolve(id);
-        if (!model) return [];
-        return [{ id, object: 'model', created, owned_by: model.ownedBy, type: 'text' }];
-      });
+      return allowed.flatMap((id) => listed.get(id) ?? []);
     },
     async close() {
       await Promise.allSettled([...inFlight]);

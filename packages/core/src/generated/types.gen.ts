@@ -1171,6 +1171,9 @@ export type CreateTokenRequest = {
     expires_at?: number | null;
     /**
      * Model ids the key may use (403 `model_not_allowed` for others). Null or absent = all.
+     * Each must be a model `GET /v1/models` lists; others are a 400 (`code`
+     * `model_not_found`, `param` `models`, the message naming them).
+     *
      */
     models?: Array<string> | null;
     /**
