@@ -10,7 +10,7 @@ import { startTestGateway, type TestGateway } from '../helpers/index.js';
 
 const MODELS = ['gpt-4o-mini', 'claude-haiku-4-5'];
 const weather = {
-  type: 'object',
+  type: 'object' as const,
   properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } },
   required: ['city', 'days'],
 };
