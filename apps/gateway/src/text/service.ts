@@ -37,7 +37,7 @@ import { SseParser } from '../translate/sse.js';
 import { costUnits, reservedOutputTokens } from './cost.js';
 import { inlineOwnImages, type OwnImageLoader } from './own-images.js';
 import { type ClientFormat, planUpstream, type StreamPipe, type UpstreamPlan } from './plan.js';
-import { countTokens, estimateInputTokens, promptOf } from './tokens.js';
+import { countInputTokens, countTokens, estimateInputTokens } from './tokens.js';
 
 export type { ClientFormat } from './plan.js';
 
@@ -415,7 +415,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
       let input = reported.inputTokens;
       let output = reported.outputTokens;
       if (!pipe.completed || output === null) output = await countTokens(pipe.producedText);
-      if (input === null) input = await countTokens(promptOf(format, body).text);
+      if (input === null) input = await countInputTokens(format, body);
       settle(settlement, input, output);
     };
 
