@@ -280,7 +280,7 @@ export const zChatToolMessage = z.object({
 
 /**
  * One message of a chat, by `role`. `content` is a string or an array of
- * text parts; it may be null or absent only on an assistant message that
+ * text and image parts; it may be null or absent only on an assistant message that
  * carries `tool_calls`. A `tool` message carries the result of the call
  * named by `tool_call_id` (required). Other keys (`refusal`,
  * `annotations`, …) are ignored.
