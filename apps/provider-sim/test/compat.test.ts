@@ -91,6 +91,33 @@ describe('response_format (OpenAI)', () => {
   });
 });
 
+describe('a system prompt asking for JSON (Anthropic)', () => {
+  const send = (system: string) =>
+    postJson(
+      messagesUrl(),
+      {
+        model: 'claude-haiku-4-5',
+        max_tokens: 50,
+        system,
+        messages: [{ role: 'user', content: 'Hi' }],
+      },
+      anthropic,
+    );
+  const text = async (res: Response) => ((await res.json()) as Message).content[0]!.text!;
+
+  it('answers a value of the quoted JSON Schema, or an object', async () => {
+    const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+    const quoted = await send(
+      `Answer with JSON only, matching this JSON Schema: ${JSON.stringify(schema)}`,
+    );
+    expect(JSON.parse(await text(quoted))).toEqual({ ok: true });
+    const plain = await send('Answer with one JSON object and nothing else.');
+    expect(JSON.parse(await text(plain))).toEqual({ answer: expect.any(String) });
+    const prose = await text(await send('Be brief.'));
+    expect(prose.startsWith('{')).toBe(false);
+  });
+});
+
 describe('images', () => {
   it('OpenAI: counts image parts; a loopback URL cannot be downloaded', async () => {
     const content = [

@@ -97,6 +97,35 @@ describe('response_format', () => {
     expect(Array.isArray(value)).toBe(false);
   });
 
+  it.each([false, true])(
+    'with tools of its own, a messages-format model is asked in the system prompt (stream: %s)',
+    async (stream) => {
+      const body = {
+        model: 'claude-haiku-4-5',
+        messages: ask,
+        max_tokens: 200,
+        response_format: format,
+        tools: [
+          {
+            type: 'function' as const,
+            function: { name: 'get_weather', parameters: { type: 'object' } },
+          },
+        ],
+        tool_choice: 'none' as const,
+      };
+      if (!stream) {
+        const completion = await openai.chat.completions.create(body);
+        expectWeather(completion.choices[0]!.message.content);
+        return;
+      }
+      let text = '';
+      for await (const chunk of await openai.chat.completions.create({ ...body, stream })) {
+        text += chunk.choices[0]?.delta.content ?? '';
+      }
+      expectWeather(text);
+    },
+  );
+
   it('the SDK parse helper reads the answer of a messages-format model', async () => {
     const parsed = await openai.chat.completions.parse({
       model: 'claude-haiku-4-5',

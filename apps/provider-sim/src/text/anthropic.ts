@@ -6,10 +6,11 @@ import type { Ctx, ErrorSpec, Provider } from '../context.js';
 import { badRequest, HttpError, isRecord } from '../errors.js';
 import { applyLatency, eventFrame, type Frame, sendJson, sendStream } from '../respond.js';
 import type { RouteDef } from '../router.js';
-import { generate } from './generate.js';
+import { type Generation, generate } from './generate.js';
 import { acknowledgeImages, checkImageBlock } from './images.js';
 import { countTokens } from './tokens.js';
 import {
+  jsonAnswerForSystem,
   jsonPieces,
   planToolCalls,
   type SimTool,
@@ -135,6 +136,8 @@ interface ParsedMessages {
   endsWithToolResult: boolean;
   /** Image blocks in the conversation. */
   images: number;
+  /** The system prompt's text. */
+  system: string;
 }
 
 /** `tools` and `tool_choice`, checked as the real API checks them. */
@@ -358,6 +361,7 @@ function parse(body: unknown): ParsedMessages {
     toolChoice: choice,
     endsWithToolResult,
     images,
+    system: body.system === undefined ? '' : textOf(body.system),
   };
 }
 
@@ -369,9 +373,12 @@ async function messages(ctx: Ctx): Promise<void> {
     await answerWithToolUse(ctx, p, calls);
     return;
   }
-  const g = acknowledgeImages(
-    generate(p.key, ctx.sim.options.outputTokens, p.maxTokens, p.stopSequences),
-    p.images,
+  const g = asSystemAsks(
+    p,
+    acknowledgeImages(
+      generate(p.key, ctx.sim.options.outputTokens, p.maxTokens, p.stopSequences),
+      p.images,
+    ),
   );
   const outputTokens = countTokens(g.text);
   const stopReason =
@@ -431,6 +438,13 @@ async function messages(ctx: Ctx): Promise<void> {
     eventFrame('message_stop', { type: 'message_stop' }),
   );
   await sendStream(ctx, frames);
+}
+
+/** The answer in JSON when the system prompt asks for JSON, streamed a few characters a piece. */
+function asSystemAsks(p: ParsedMessages, g: Generation): Generation {
+  const json = jsonAnswerForSystem(p.system, p.key, g.text);
+  if (json === null) return g;
+  return { pieces: jsonPieces(json), text: json, finish: 'stop', stopSequence: null };
 }
 
 /** A message that is tool_use blocks only (stop reason `tool_use`), streamed or not. */

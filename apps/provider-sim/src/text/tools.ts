@@ -113,6 +113,29 @@ export function jsonPieces(json: string, size = 6): string[] {
 }
 
 /**
+ * The answer to a system prompt that asks for JSON (the word `JSON`), as a model following it would
+ * give, or null: a value of the JSON Schema quoted after `JSON Schema:` at the prompt's end, else an
+ * object holding the generated text. Messages-format requests have no `response_format`; this is
+ * how they ask.
+ *
+ * @example
+ * jsonAnswerForSystem('Answer with JSON only, matching this JSON Schema: {"type":"object"}', 'Hi', 'Hello'); // '{}'
+ */
+export function jsonAnswerForSystem(system: string, key: string, text: string): string | null {
+  if (!/\bJSON\b/.test(system)) return null;
+  const at = system.lastIndexOf('JSON Schema:');
+  if (at !== -1) {
+    try {
+      const schema: unknown = JSON.parse(system.slice(at + 'JSON Schema:'.length));
+      return JSON.stringify(valueFor(schema, hashString(key), 0));
+    } catch {
+      // Not a schema after all: answer with an object.
+    }
+  }
+  return JSON.stringify({ answer: text });
+}
+
+/**
  * The answer to a chat request's `response_format` (PROVIDERS.md §1), or null for plain text:
  * `json_object` → an object holding the generated text; `json_schema` → a value of the schema,
  * built as tool arguments are (every required property, enums, types).
