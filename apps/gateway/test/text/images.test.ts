@@ -117,6 +117,6 @@ describe('image inputs', () => {
     });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { param: string } };
-    expect(body.error.param).toMatch(/^messages\.0\.content/);
+    expect(body.error.param).toBe('messages.0.content.0.image_url.url');
   });
 });
