@@ -28,6 +28,13 @@ export default defineConfig({
           if (ctx.schema.additionalProperties?.type === 'never') {
             return ctx.$(ctx.symbols.z).attr('strictObject').call(ctx.nodes.shape(ctx));
           }
+          // additionalProperties: true next to named properties → z.looseObject(): the text
+          // bodies validate the fields they name and keep the others, to pass them upstream
+          // (spec/README.md, "Open text bodies").
+          const named = Object.keys(ctx.schema.properties ?? {}).length > 0;
+          if (named && ctx.schema.additionalProperties?.type === 'unknown') {
+            return ctx.$(ctx.symbols.z).attr('looseObject').call(ctx.nodes.shape(ctx));
+          }
           return undefined;
         },
       },

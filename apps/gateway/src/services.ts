@@ -166,8 +166,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
 async function createFeatureServices(core: CoreServices): Promise<Services> {
   // Filled in below, one feature at a time; a later feature may use an earlier one.
   const services = { ...core } as Services;
-  services.text = createTextFeature(services);
   services.files = createFilesFeature(services, await openBlobStore(core.config, core.log));
+  services.text = createTextFeature(services, services.files);
   services.video = createVideoFeature(services, services.files);
   services.callbacks = createCallbackService(services);
   return services;

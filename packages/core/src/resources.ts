@@ -54,8 +54,14 @@ import type {
 import { randomId } from './random-id.js';
 import { type ResponseSchemaName, validateResponse } from './validate.js';
 
-/** A request body with streaming off: streams are `@modelgate/stream`'s job. */
-export type NonStreaming<T> = Omit<T, 'stream'> & { stream?: false };
+/**
+ * A request body with streaming off: streams are `@modelgate/stream`'s job. A key-remapping mapped
+ * type rather than `Omit`, which would lose the named fields of the open text bodies (their index
+ * signature makes `keyof T` just `string`).
+ */
+export type NonStreaming<T> = { [K in keyof T as K extends 'stream' ? never : K]: T[K] } & {
+  stream?: false;
+};
 
 /** Per-call options of `video.generations.create`. */
 export interface VideoCreateOptions extends CallOptions {

@@ -10,12 +10,22 @@ describe('generated zod schemas', () => {
   });
 
   it('refuse unknown fields of strict bodies (additionalProperties: false → strictObject)', () => {
-    const result = zCreateChatCompletionRequest.safeParse({ ...chat, temprature: 1 });
+    const result = zCreateVideoGenerationRequest.safeParse({
+      model: 'kling-v3',
+      prompt: 'x',
+      colour: 'red',
+    });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.code).toBe('unrecognized_keys');
+  });
+
+  it('keep unknown fields of open text bodies (additionalProperties: true → looseObject)', () => {
+    const result = zCreateChatCompletionRequest.safeParse({ ...chat, logprobs: true });
+    expect(result.success).toBe(true);
+    expect(result.data).toMatchObject({ logprobs: true });
+    // Named fields stay strict.
     expect(
-      zCreateVideoGenerationRequest.safeParse({ model: 'kling-v3', prompt: 'x', colour: 'red' })
-        .success,
+      zCreateChatCompletionRequest.safeParse({ ...chat, seed: 'x', logprobs: true }).success,
     ).toBe(false);
   });
 

@@ -198,7 +198,7 @@ describe('ChatSession on /v1/chat/completions', () => {
     expect(call.function.name).toBe('get_weather');
     expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Oslo' });
     const last = state.messages.at(-1);
-    expect(last && 'tool_calls' in last ? last.tool_calls?.[0]?.id : undefined).toBe(call.id);
+    expect(last?.role === 'assistant' ? last.tool_calls?.[0]?.id : undefined).toBe(call.id);
 
     session.addToolResult(call.id, '12 °C and windy');
     expect(session.getSnapshot().toolCalls).toEqual([]);

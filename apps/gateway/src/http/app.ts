@@ -46,6 +46,7 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
       exposeHeaders: [
         'x-request-id',
         'x-modelgate-overhead-ms',
+        'x-modelgate-dropped-params',
         'retry-after',
         'x-ratelimit-limit-requests',
         'x-ratelimit-remaining-requests',

@@ -25,7 +25,9 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
 
 /**
  * A union branch refused the value on one of its own fields that the value does have, with a
- * fixed-value check (`role` is not `"tool"`): the value was meant for another branch.
+ * fixed-value check (`role` is not `"tool"`): the value was meant for another branch. Only a named
+ * field discriminates: an array branch refusing one of its items (`content.0`) is the branch the
+ * value was meant for.
  */
 function refusesDiscriminator(
   branch: readonly Issue[],
@@ -35,6 +37,7 @@ function refusesDiscriminator(
   return branch.some(
     (i) =>
       i.path.length === 1 &&
+      typeof i.path[0] === 'string' &&
       (i.code === 'invalid_value' || i.code === 'invalid_union') &&
       valueAt(body, [...unionPath, ...i.path]) !== undefined,
   );

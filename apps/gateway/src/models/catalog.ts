@@ -3,10 +3,11 @@
  * them. Three modes (DESIGN.md Running):
  *  - `config`: the YAML's `models` section, providers from its `providers` section plus the
  *    implicit `openai` / `anthropic` providers when their env keys are set;
- *  - `passthrough`: only provider env keys, no models configured — a model name goes upstream
- *    unchanged, `claude-*` to Anthropic and every other name to the OpenAI-compatible provider
- *    (each falls back to the other kind when only one is configured), at a default price;
- *  - `demo`: no provider at all — every text model goes to the in-process simulator.
+ *  - `passthrough`: only provider env keys, no models configured — the well-known models of each
+ *    configured provider kind ({@link PASSTHROUGH_MODELS}) go upstream under their own names, at
+ *    a default price; any other name is unknown (404), so what is listed is what is routable and
+ *    nothing unlisted is billed. Other names need a `models` section (config mode);
+ *  - `demo`: no provider at all — the same models, served by the in-process simulator.
  */
 import {
   createTextProvider,
@@ -62,10 +63,24 @@ export interface TextModelCatalog {
 export const DEFAULT_TEXT_PRICE: TextPrice = { inputPerMillion: 1, outputPerMillion: 4 };
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
-/** Models listed in pass-through and demo modes (any other name is still passed through). */
-export const DEFAULT_LISTED_MODELS: Record<ProviderKind, string[]> = {
-  openai: ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1-mini'],
-  anthropic: ['claude-sonnet-4-5', 'claude-haiku-4-5'],
+/**
+ * The models pass-through and demo modes serve, by provider kind: listed at GET /v1/models and
+ * the only names that resolve there.
+ */
+export const PASSTHROUGH_MODELS: Record<ProviderKind, readonly string[]> = {
+  openai: [
+    'gpt-4o-mini',
+    'gpt-4o',
+    'gpt-4.1',
+    'gpt-4.1-mini',
+    'gpt-4.1-nano',
+    'gpt-5',
+    'gpt-5-mini',
+    'gpt-5-nano',
+    'o3-mini',
+    'o4-mini',
+  ],
+  anthropic: ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-1'],
 };
 
 const REAL_BASE_URL: Record<ProviderKind, string> = {
@@ -266,43 +281,32 @@ export function createTextModelCatalog(options: CatalogOptions = {}): TextModelC
     mode = 'none';
   }
 
-  const passthrough = new Map<string, TextModel>();
-  const resolve = (id: string): TextModel | null => {
-    if (reserved.has(id) || id.length === 0) return null;
-    const cached = passthrough.get(id);
-    if (cached) return cached;
-    const preferred: ProviderKind = id.startsWith('claude-') ? 'anthropic' : 'openai';
-    const provider =
-      providers.get(preferred) ?? providers.get(preferred === 'openai' ? 'anthropic' : 'openai');
-    if (!provider) return null;
-    const model: TextModel = {
-      id,
-      ownedBy: provider.kind,
-      price: DEFAULT_TEXT_PRICE,
-      maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
-      deployments: [
-        { id: deploymentId(provider.name, id), provider, upstreamModel: id, weight: 1 },
-      ],
-    };
-    // Bounded: pass-through names come from clients.
-    if (passthrough.size < 10_000) passthrough.set(id, model);
-    return model;
-  };
+  const models = new Map<string, TextModel>();
+  for (const provider of providers.values()) {
+    for (const id of PASSTHROUGH_MODELS[provider.kind]) {
+      if (reserved.has(id)) continue;
+      models.set(id, {
+        id,
+        ownedBy: provider.kind,
+        price: DEFAULT_TEXT_PRICE,
+        maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+        deployments: [
+          { id: deploymentId(provider.name, id), provider, upstreamModel: id, weight: 1 },
+        ],
+      });
+    }
+  }
   return {
     mode,
-    resolve,
+    resolve: (id) => models.get(id) ?? null,
     list: () =>
-      [...providers.values()].flatMap((provider) =>
-        DEFAULT_LISTED_MODELS[provider.kind]
-          .filter((id) => !reserved.has(id))
-          .map((id) => ({
-            id,
-            object: 'model' as const,
-            created,
-            owned_by: provider.kind,
-            type: 'text' as const,
-          })),
-      ),
+      [...models.values()].map((m) => ({
+        id: m.id,
+        object: 'model' as const,
+        created,
+        owned_by: m.ownedBy,
+        type: 'text' as const,
+      })),
     close: () => closeAll(providers.values()),
   };
 }

@@ -3,11 +3,13 @@
  * the config (YAML sections, provider credentials, demo mode) and the service on top of it.
  */
 import { ConfigError } from '../config/config.js';
+import type { FilesService } from '../files/service.js';
 import { createTextModelCatalog, type TextModelCatalog } from '../models/catalog.js';
 import { parseTextModelConfig, type TextModelSections } from '../models/config.js';
 import { CircuitBreaker } from '../routing/circuit-breaker.js';
 import { Router } from '../routing/router.js';
 import type { CoreServices } from '../services.js';
+import { ownImageLoader } from './own-images.js';
 import { createTextService, type TextService } from './service.js';
 
 export { createTextService, type TextService, type TextServiceDeps } from './service.js';
@@ -29,10 +31,12 @@ export const VIDEO_MODEL_IDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * `files`: images pointing at uploaded files are inlined from it (text/own-images.ts).
+ *
  * @example
- * services.text = createTextFeature(services);
+ * services.text = createTextFeature(services, services.files);
  */
-export function createTextFeature(core: CoreServices): TextService {
+export function createTextFeature(core: CoreServices, files?: FilesService): TextService {
   const { config } = core;
   let catalog: TextModelCatalog;
   try {
@@ -62,6 +66,7 @@ export function createTextFeature(core: CoreServices): TextService {
     log: core.log.child({ component: 'text' }),
     stdMetrics: core.stdMetrics,
     router: new Router({ breaker }),
+    ...(files ? { images: ownImageLoader(files, core.cdnUrl) } : {}),
   });
   core.lifecycle.add({ name: 'text', stop: () => text.close() });
   core.log.info('text models', { mode: catalog.mode, models: catalog.list().map((m) => m.id) });

@@ -5,6 +5,12 @@
  */
 import type { TextDeployment, TextModel } from '../models/catalog.js';
 import type { TextOperation } from '../providers/text/types.js';
+import {
+  CHAT_TO_MESSAGES,
+  COMPLETION_TO_MESSAGES,
+  droppedFields,
+  MESSAGES_TO_CHAT,
+} from '../translate/dropped.js';
 import { AnthropicPassthroughStream, OpenAiPassthroughStream } from '../translate/passthrough.js';
 import {
   anthropicToChatRequest,
@@ -17,6 +23,11 @@ import {
   chatCompletionFromAnthropic,
   textCompletionFromAnthropic,
 } from '../translate/response.js';
+import {
+  AnswerToolStream,
+  answerToolAsText,
+  responseFormatPlan,
+} from '../translate/response-format.js';
 import type { SseEvent } from '../translate/sse.js';
 import {
   AnthropicToOpenAiStream,
@@ -47,6 +58,8 @@ export interface UpstreamPlan {
   body: unknown;
   /** True when upstream speaks the client's format and responses are forwarded as they are. */
   passthrough: boolean;
+  /** Request fields the translation could not carry over (empty when passing through). */
+  dropped: string[];
   /** Turns the upstream's parsed JSON response into the client's response body. */
   respond(upstream: unknown): { body: unknown; usage: ResponseUsage | null };
   /** A fresh transform for a streamed response. */
@@ -157,6 +170,7 @@ export function planUpstream(
         operation: format === 'chat' ? 'chat' : 'completions',
         body: withStreamUsage({ ...(request as OpenAiChatRequest), model: upstreamModel }),
         passthrough: true,
+        dropped: [],
         respond: (upstream) => ({ body: upstream, usage: openAiUsage(upstream) }),
         stream: () =>
           pipe(
@@ -172,6 +186,7 @@ export function planUpstream(
       operation: 'chat',
       body: anthropicToChatRequest(request as unknown as AnthropicRequest, upstreamModel),
       passthrough: false,
+      dropped: droppedFields(request, MESSAGES_TO_CHAT),
       respond: (upstream) => {
         const message = anthropicMessageFromChat(upstream as OpenAiChatCompletion);
         return { body: message, usage: anthropicUsage(message) };
@@ -186,6 +201,7 @@ export function planUpstream(
       operation: 'messages',
       body: { ...request, model: upstreamModel },
       passthrough: true,
+      dropped: [],
       respond: (upstream) => ({ body: upstream, usage: anthropicUsage(upstream) }),
       stream: () => pipe(new AnthropicPassthroughStream(), (event) => event),
     };
@@ -194,12 +210,26 @@ export function planUpstream(
     format === 'chat'
       ? (request as OpenAiChatRequest)
       : completionToChatRequest(request as unknown as OpenAiCompletionRequest);
+  // A response_format asked for with a forced tool: that tool's input is the answer's text.
+  const formatPlan = responseFormatPlan(chat);
+  const answerTool = formatPlan && 'tool' in formatPlan ? formatPlan.tool.name : null;
+  const fromUpstream = (message: AnthropicMessage) =>
+    answerTool === null ? message : answerToolAsText(message, answerTool);
+  const readEvent = (): ((event: SseEvent) => AnthropicStreamEvent | null) => {
+    if (answerTool === null) return readAnthropic;
+    const rewrite = new AnswerToolStream(answerTool);
+    return (event) => {
+      const parsed = readAnthropic(event);
+      return parsed && rewrite.event(parsed);
+    };
+  };
   return {
     operation: 'messages',
     body: chatToAnthropicRequest(chat, { upstreamModel, defaultMaxTokens: model.maxOutputTokens }),
     passthrough: false,
+    dropped: droppedFields(request, format === 'chat' ? CHAT_TO_MESSAGES : COMPLETION_TO_MESSAGES),
     respond: (upstream) => {
-      const message = upstream as AnthropicMessage;
+      const message = fromUpstream(upstream as AnthropicMessage);
       const body =
         format === 'chat'
           ? chatCompletionFromAnthropic(message)
@@ -212,7 +242,7 @@ export function planUpstream(
           includeUsage: options.includeUsage,
           format: format === 'chat' ? 'chat' : 'completion',
         }),
-        readAnthropic,
+        readEvent(),
       ),
   };
 }

@@ -32,10 +32,12 @@ import type { StandardMetrics } from '../observability/metrics.js';
 import { classifyNetworkError } from '../providers/text/http.js';
 import { UpstreamError, type UpstreamResponse } from '../providers/text/types.js';
 import { Router, RoutingError } from '../routing/router.js';
+import { DROPPED_PARAMS_HEADER } from '../translate/dropped.js';
 import { SseParser } from '../translate/sse.js';
 import { costUnits, reservedOutputTokens } from './cost.js';
+import { inlineOwnImages, type OwnImageLoader } from './own-images.js';
 import { type ClientFormat, planUpstream, type StreamPipe, type UpstreamPlan } from './plan.js';
-import { countTokens, estimateInputTokens, promptOf } from './tokens.js';
+import { countInputTokens, countTokens, estimateInputTokens } from './tokens.js';
 
 export type { ClientFormat } from './plan.js';
 
@@ -47,6 +49,8 @@ export interface TextServiceDeps {
   stdMetrics?: StandardMetrics;
   /** Defaults to a router with the default circuit breaker. */
   router?: Router;
+  /** Loads images that point at the gateway's own CDN; absent: every image URL goes upstream. */
+  images?: OwnImageLoader;
 }
 
 /** What the route knows about the request besides its body. */
@@ -77,10 +81,7 @@ export interface TextService {
   ): Promise<Response>;
   /** Text models for GET /v1/models. */
   listModels(): ModelListEntry[];
-  /**
-   * The text models a key restricted to `allowed` sees: those of its ids that resolve (in
-   * pass-through mode that includes ids the default list does not show).
-   */
+  /** The text models a key restricted to `allowed` sees: the listed ones among its ids. */
   listModelsFor(allowed: readonly string[]): ModelListEntry[];
   close(): Promise<void>;
 }
@@ -179,6 +180,11 @@ function responseText(body: unknown): string {
     .join('');
 }
 
+/** `x-modelgate-dropped-params` when the translation left fields behind, else nothing. */
+function droppedHeader(plan: UpstreamPlan): Record<string, string> {
+  return plan.dropped.length > 0 ? { [DROPPED_PARAMS_HEADER]: plan.dropped.join(',') } : {};
+}
+
 interface Settlement {
   key: AuthKey;
   model: TextModel;
@@ -262,6 +268,8 @@ export function createTextService(deps: TextServiceDeps): TextService {
       });
     }
 
+    // Before anything is reserved: a URL of a deleted file is the client's 400.
+    if (deps.images) await inlineOwnImages(format, body, deps.images);
     const estimatedInput = estimateInputTokens(format, body);
     const maxOutput = reservedOutputTokens(format, body, model);
     // tpm first: a request over the key's token rate is refused (429) before quota is touched.
@@ -373,6 +381,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
             'content-type': 'application/json',
             [OVERHEAD_HEADER]: overhead(),
             ...settlement.tokens.headers,
+            ...droppedHeader(result.plan),
           },
         },
       );
@@ -406,7 +415,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
       let input = reported.inputTokens;
       let output = reported.outputTokens;
       if (!pipe.completed || output === null) output = await countTokens(pipe.producedText);
-      if (input === null) input = await countTokens(promptOf(format, body).text);
+      if (input === null) input = await countInputTokens(format, body);
       settle(settlement, input, output);
     };
 
@@ -503,7 +512,12 @@ export function createTextService(deps: TextServiceDeps): TextService {
 
     return nodeBodyResponse(
       200,
-      { ...SSE_HEADERS, [OVERHEAD_HEADER]: overhead(), ...settlement.tokens.headers },
+      {
+        ...SSE_HEADERS,
+        [OVERHEAD_HEADER]: overhead(),
+        ...settlement.tokens.headers,
+        ...droppedHeader(result.plan),
+      },
       { pipe: relay },
     );
   }
@@ -515,14 +529,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
     listModels: () => catalog.list(),
     listModelsFor(allowed) {
       const listed = new Map(catalog.list().map((m) => [m.id, m]));
-      const created = Math.floor(Date.now() / 1000);
-      return allowed.flatMap((id): ModelListEntry[] => {
-        const entry = listed.get(id);
-        if (entry) return [entry];
-        const model = catalog.resolve(id);
-        if (!model) return [];
-        return [{ id, object: 'model', created, owned_by: model.ownedBy, type: 'text' }];
-      });
+      return allowed.flatMap((id) => listed.get(id) ?? []);
     },
     async close() {
       await Promise.allSettled([...inFlight]);

@@ -8,6 +8,14 @@
 /** Per-message framing tokens in chat formats (role markers), as OpenAI documents ~3–4. */
 const TOKENS_PER_MESSAGE = 4;
 
+/**
+ * What a chat upstream adds to the text's own tokens when it counts a prompt: 3 tokens of role
+ * markers per message and 3 that prime the reply (OpenAI's documented counting). A legacy prompt
+ * is counted as it is.
+ */
+const FRAMING_PER_MESSAGE = 3;
+const REPLY_PRIMING = 3;
+
 /** A cheap upper-leaning estimate: ~4 characters per token for English text. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
@@ -70,7 +78,7 @@ export async function countTokens(text: string): Promise<number> {
 export function promptOf(
   format: 'chat' | 'completion' | 'messages',
   body: Record<string, unknown>,
-): { text: string; messages: number } {
+): { text: string; parts: string[]; messages: number } {
   const parts: string[] = [];
   const add = (content: unknown) => {
     if (typeof content === 'string') parts.push(content);
@@ -85,7 +93,7 @@ export function promptOf(
   };
   if (format === 'completion') {
     add(Array.isArray(body.prompt) ? body.prompt.join('') : body.prompt);
-    return { text: parts.join('\n'), messages: 1 };
+    return { text: parts.join('\n'), parts, messages: 1 };
   }
   if (format === 'messages') add(body.system);
   if (Array.isArray(body.tools) && body.tools.length > 0) parts.push(JSON.stringify(body.tools));
@@ -95,7 +103,27 @@ export function promptOf(
     add(content);
     if (Array.isArray(calls) && calls.length > 0) parts.push(JSON.stringify(calls));
   }
-  return { text: parts.join('\n'), messages: messages.length + (body.system ? 1 : 0) };
+  return { text: parts.join('\n'), parts, messages: messages.length + (body.system ? 1 : 0) };
+}
+
+/**
+ * Input tokens of a request counted as its upstream counts them, for billing a stream that ended
+ * before the upstream reported usage (an OpenAI stream reports it only in its last chunk): the
+ * tokenizer's count of the prompt text plus the per-message framing.
+ *
+ * @example
+ * await countInputTokens('chat', { messages: [{ role: 'user', content: 'Hello' }] }); // 1 + 3 + 3
+ */
+export async function countInputTokens(
+  format: 'chat' | 'completion' | 'messages',
+  body: Record<string, unknown>,
+): Promise<number> {
+  const prompt = promptOf(format, body);
+  // Each piece on its own, as the upstream counts each message's content on its own.
+  let text = 0;
+  for (const part of prompt.parts) text += await countTokens(part);
+  if (format === 'completion') return text;
+  return text + prompt.messages * FRAMING_PER_MESSAGE + REPLY_PRIMING;
 }
 
 /** Estimated input tokens of a request, for the reservation. */

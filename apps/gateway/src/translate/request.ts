@@ -9,8 +9,11 @@
  * `disable_parallel_tool_use`.
  */
 import { badRequest } from '../http/errors.js';
+import { imageBlockOfPart, imagePartOfBlock } from './images.js';
+import { responseFormatPlan } from './response-format.js';
 import type {
   AnthropicBlock,
+  AnthropicImageBlock,
   AnthropicMessageParam,
   AnthropicRequest,
   AnthropicTool,
@@ -19,8 +22,8 @@ import type {
   AnthropicToolUseBlock,
   OpenAiChatRequest,
   OpenAiCompletionRequest,
+  OpenAiContentPart,
   OpenAiMessage,
-  OpenAiTextPart,
   OpenAiTool,
   OpenAiToolCall,
   OpenAiToolChoice,
@@ -49,9 +52,10 @@ export function chatContentText(content: OpenAiMessage['content']): string {
 function toAnthropicBlocks(content: OpenAiMessage['content']): AnthropicMessageParam['content'] {
   if (content == null) return '';
   if (typeof content === 'string') return content;
-  return content
-    .filter((part): part is OpenAiTextPart => part.type === 'text')
-    .map((part) => ({ type: 'text', text: part.text }));
+  return content.map(
+    (part): AnthropicBlock =>
+      part.type === 'image_url' ? imageBlockOfPart(part) : { type: 'text', text: part.text },
+  );
 }
 
 function asBlockArray(content: AnthropicMessageParam['content']): AnthropicBlock[] {
@@ -226,6 +230,14 @@ export function chatToAnthropicRequest(
     const choice = anthropicToolChoice(request.tool_choice, request.parallel_tool_calls);
     if (choice) out.tool_choice = choice;
   }
+  const format = responseFormatPlan(request);
+  if (format && 'tool' in format) {
+    out.tools = [format.tool];
+    out.tool_choice = { type: 'tool', name: format.tool.name };
+  } else if (format) {
+    system.push(format.instruction);
+    out.system = system.join('\n\n');
+  }
   return out;
 }
 
@@ -256,11 +268,13 @@ function anthropicContentText(content: AnthropicMessageParam['content']): string
 }
 
 function toChatContent(blocks: readonly AnthropicBlock[]): OpenAiMessage['content'] {
-  const parts: OpenAiTextPart[] = [];
+  const parts: OpenAiContentPart[] = [];
   for (const block of blocks) {
     if (block.type === 'text') parts.push({ type: 'text', text: String(block.text ?? '') });
+    else if (block.type === 'image') parts.push(imagePartOfBlock(block as AnthropicImageBlock));
   }
-  if (parts.length === 1) return parts[0]!.text;
+  const only = parts.length === 1 ? parts[0]! : null;
+  if (only?.type === 'text') return only.text;
   return parts;
 }
 

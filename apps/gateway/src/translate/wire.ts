@@ -11,6 +11,14 @@ export interface OpenAiTextPart {
   text: string;
 }
 
+/** An image part of a chat message: an http(s) URL or a `data:` URL. */
+export interface OpenAiImagePart {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+}
+
+export type OpenAiContentPart = OpenAiTextPart | OpenAiImagePart;
+
 /** A function call the assistant made (response `message.tool_calls`, request assistant turns). */
 export interface OpenAiToolCall {
   id: string;
@@ -28,7 +36,7 @@ export interface OpenAiToolCallDelta {
 
 export interface OpenAiMessage {
   role: OpenAiRole;
-  content?: string | OpenAiTextPart[] | null;
+  content?: string | OpenAiContentPart[] | null;
   name?: string;
   tool_calls?: OpenAiToolCall[];
   tool_call_id?: string;
@@ -52,6 +60,20 @@ export type OpenAiToolChoice =
   | 'required'
   | { type: 'function'; function: { name: string } };
 
+/** `response_format` of a chat request. */
+export type OpenAiResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | {
+      type: 'json_schema';
+      json_schema: {
+        name: string;
+        description?: string;
+        schema?: Record<string, unknown>;
+        strict?: boolean | null;
+      };
+    };
+
 export interface OpenAiChatRequest {
   model: string;
   messages: OpenAiMessage[];
@@ -66,6 +88,7 @@ export interface OpenAiChatRequest {
   tools?: OpenAiTool[];
   tool_choice?: OpenAiToolChoice;
   parallel_tool_calls?: boolean;
+  response_format?: OpenAiResponseFormat;
   [extra: string]: unknown;
 }
 
@@ -161,9 +184,20 @@ export interface AnthropicToolResultBlock {
   [extra: string]: unknown;
 }
 
-/** A content block as translation sees it: the three it maps, anything else kept opaque. */
+export type AnthropicImageSource =
+  | { type: 'url'; url: string }
+  | { type: 'base64'; media_type: string; data: string };
+
+export interface AnthropicImageBlock {
+  type: 'image';
+  source: AnthropicImageSource;
+  [extra: string]: unknown;
+}
+
+/** A content block as translation sees it: the four it maps, anything else kept opaque. */
 export type AnthropicBlock =
   | AnthropicTextBlock
+  | AnthropicImageBlock
   | AnthropicToolUseBlock
   | AnthropicToolResultBlock
   | { type: string; [extra: string]: unknown };

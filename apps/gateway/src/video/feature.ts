@@ -182,5 +182,11 @@ export function createVideoFeature(
     start: () => video.engine.start(),
     stop: () => video.engine.stop(),
   });
-  return Object.assign(video, { listModels: videoModelList });
+  // Only models whose provider has credentials: GET /v1/models lists what can be served.
+  const served = new Set(
+    Object.keys(videoProviderConfigs(services.config.providers, settings.upstreamModels)),
+  );
+  const listModels: typeof videoModelList = (created) =>
+    videoModelList(created).filter((m) => served.has(VIDEO_MODELS[m.id]!.provider));
+  return Object.assign(video, { listModels });
 }

@@ -52,20 +52,21 @@ const INVALID: Record<TextOp, [string, (b: Json) => Json, string][]> = {
     ['out of bounds', (b) => ({ ...b, temperature: 2.5 }), 'temperature'],
     ['out of bounds', (b) => ({ ...b, top_p: 1.5 }), 'top_p'],
     ['out of bounds', (b) => ({ ...b, stop: ['a', 'b', 'c', 'd', 'e'] }), 'stop'],
-    ['unknown field', (b) => ({ ...b, temprature: 1 }), 'temprature'],
+    // A field the spec does not name is passed upstream (open bodies), so none is listed here.
+    ['wrong type', (b) => ({ ...b, seed: 'seven' }), 'seed'],
     ['missing field', ({ messages: _m, ...b }) => b, 'messages'],
     ['missing field', ({ model: _m, ...b }) => b, 'model'],
   ],
   'POST /v1/completions': [
     ['wrong type', (b) => ({ ...b, max_tokens: 'eight' }), 'max_tokens'],
     ['out of bounds', (b) => ({ ...b, frequency_penalty: -3 }), 'frequency_penalty'],
-    ['unknown field', (b) => ({ ...b, echo: true }), 'echo'],
+    ['out of bounds', (b) => ({ ...b, n: 2 }), 'n'],
     ['missing field', ({ prompt: _p, ...b }) => b, 'prompt'],
   ],
   'POST /v1/messages': [
     ['wrong type', (b) => ({ ...b, messages: { role: 'user' } }), 'messages'],
     ['out of bounds', (b) => ({ ...b, max_tokens: 0 }), 'max_tokens'],
-    ['unknown field', (b) => ({ ...b, temprature: 1 }), 'temprature'],
+    ['out of bounds', (b) => ({ ...b, top_k: -1 }), 'top_k'],
     ['missing field', ({ max_tokens: _m, ...b }) => b, 'max_tokens'],
   ],
 };
@@ -232,7 +233,8 @@ describe.each(eachDatabase())('text contract on $name', (database) => {
 
     it('400 for a request the upstream refuses, with the upstream message — refunded', async () => {
       const { key: own, id } = await gw.createKey({ quota: 50_000_000, rpm: 100 });
-      const model = 'fault-400-model';
+      // A listed model no other test here uses; the fault answers once, then the model works.
+      const model = 'gpt-4.1-nano';
       gw.simulator!.faults.add({
         kind: 'status',
         status: 400,

@@ -211,11 +211,12 @@ describe.each(eachDatabase())('text API on $name', (database) => {
   );
 
   it('a key restricted to some models sees only those', async () => {
+    // Stored directly (POST /v1/token refuses unknown ids): an id that names no model lists nothing.
     const { key } = await gw.createKey({ models: [ANTHROPIC_MODEL, 'my-finetune', 'veo-3-1'] });
     const res = await gw.fetch('/v1/models', { key });
     const list = (await res.json()) as { data: Array<{ id: string; type: string }> };
     const text = list.data.filter((m) => m.type === 'text').map((m) => m.id);
-    expect(text).toEqual([ANTHROPIC_MODEL, 'my-finetune']);
+    expect(text).toEqual([ANTHROPIC_MODEL]);
     expect(list.data.every((m) => [ANTHROPIC_MODEL, 'my-finetune', 'veo-3-1'].includes(m.id))).toBe(
       true,
     );

@@ -356,10 +356,10 @@ describe('tool calling through the gateway', () => {
         undefined,
       ],
       [
-        'an unknown key in a tool',
-        { tools: [{ type: 'function', function: { name: 'f' }, extra: 1 }] },
-        'tools.0.extra',
-        'unknown_field',
+        'a tool description that is not a string',
+        { tools: [{ type: 'function', function: { name: 'f', description: 1 } }] },
+        'tools.0.function.description',
+        'invalid_type',
       ],
       ['an empty tools list', { tools: [] }, 'tools', 'out_of_range'],
       [

@@ -6,9 +6,11 @@ import type { Ctx, ErrorSpec, Provider } from '../context.js';
 import { badRequest, HttpError, isRecord } from '../errors.js';
 import { applyLatency, eventFrame, type Frame, sendJson, sendStream } from '../respond.js';
 import type { RouteDef } from '../router.js';
-import { generate } from './generate.js';
+import { type Generation, generate } from './generate.js';
+import { acknowledgeImages, checkImageBlock } from './images.js';
 import { countTokens } from './tokens.js';
 import {
+  jsonAnswerForSystem,
   jsonPieces,
   planToolCalls,
   type SimTool,
@@ -132,6 +134,10 @@ interface ParsedMessages {
   toolChoice: SimToolChoice;
   /** The last user turn carries tool results: the model reads them and answers with text. */
   endsWithToolResult: boolean;
+  /** Image blocks in the conversation. */
+  images: number;
+  /** The system prompt's text. */
+  system: string;
 }
 
 /** `tools` and `tool_choice`, checked as the real API checks them. */
@@ -237,8 +243,32 @@ function toolResultText(content: unknown): string {
   return text;
 }
 
+/** The fields the real API takes; any other is "Extra inputs are not permitted". */
+const MESSAGES_FIELDS = new Set([
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'stream',
+  'metadata',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'service_tier',
+  'container',
+  'mcp_servers',
+  'context_management',
+]);
+
 function parse(body: unknown): ParsedMessages {
   if (!isRecord(body)) throw badRequest('Request body must be a JSON object');
+  for (const key of Object.keys(body)) {
+    if (!MESSAGES_FIELDS.has(key)) throw badRequest(`${key}: Extra inputs are not permitted`);
+  }
   const { model, max_tokens: maxTokens, messages } = body;
   if (model === undefined) throw badRequest('model: Field required');
   if (typeof model !== 'string' || model.length === 0)
@@ -275,6 +305,7 @@ function parse(body: unknown): ParsedMessages {
   let key = '';
   let endsWithToolResult = false;
   let hasToolBlocks = false;
+  let images = 0;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
     if (!isRecord(message)) throw badRequest(`messages.${i}: Input should be a valid dictionary`);
@@ -296,9 +327,12 @@ function parse(body: unknown): ParsedMessages {
     inputTokens += 3 + countTokens(text);
     const results = toolResultText(message.content);
     if (Array.isArray(message.content)) {
-      for (const block of message.content) {
+      for (const [j, block] of message.content.entries()) {
         if (!isRecord(block)) continue;
-        if (block.type === 'tool_use') {
+        if (block.type === 'image') {
+          checkImageBlock(block, `messages.${i}.content.${j}`);
+          images++;
+        } else if (block.type === 'tool_use') {
           hasToolBlocks = true;
           inputTokens += countTokens(JSON.stringify(block.input ?? {}));
         } else if (block.type === 'tool_result') hasToolBlocks = true;
@@ -326,6 +360,8 @@ function parse(body: unknown): ParsedMessages {
     tools,
     toolChoice: choice,
     endsWithToolResult,
+    images,
+    system: body.system === undefined ? '' : textOf(body.system),
   };
 }
 
@@ -337,7 +373,13 @@ async function messages(ctx: Ctx): Promise<void> {
     await answerWithToolUse(ctx, p, calls);
     return;
   }
-  const g = generate(p.key, ctx.sim.options.outputTokens, p.maxTokens, p.stopSequences);
+  const g = asSystemAsks(
+    p,
+    acknowledgeImages(
+      generate(p.key, ctx.sim.options.outputTokens, p.maxTokens, p.stopSequences),
+      p.images,
+    ),
+  );
   const outputTokens = countTokens(g.text);
   const stopReason =
     g.stopSequence !== null ? 'stop_sequence' : g.finish === 'length' ? 'max_tokens' : 'end_turn';
@@ -396,6 +438,13 @@ async function messages(ctx: Ctx): Promise<void> {
     eventFrame('message_stop', { type: 'message_stop' }),
   );
   await sendStream(ctx, frames);
+}
+
+/** The answer in JSON when the system prompt asks for JSON, streamed a few characters a piece. */
+function asSystemAsks(p: ParsedMessages, g: Generation): Generation {
+  const json = jsonAnswerForSystem(p.system, p.key, g.text);
+  if (json === null) return g;
+  return { pieces: jsonPieces(json), text: json, finish: 'stop', stopSequence: null };
 }
 
 /** A message that is tool_use blocks only (stop reason `tool_use`), streamed or not. */

@@ -6,8 +6,10 @@ import { authToken, badRequest, HttpError, isRecord } from '../errors.js';
 import { applyLatency, dataFrame, type Frame, sendJson, sendStream } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import { type Generation, generate } from './generate.js';
+import { acknowledgeImages, checkImagePart } from './images.js';
 import { countTokens } from './tokens.js';
 import {
+  jsonAnswer,
   jsonPieces,
   planToolCalls,
   type SimTool,
@@ -74,6 +76,71 @@ const KNOWN_MODELS = [
 ];
 const MODEL_CREATED = 1715367049;
 const ROLES = new Set(['developer', 'system', 'user', 'assistant', 'tool', 'function']);
+
+/** The fields the real API takes; it refuses any other with "Unrecognized request argument". */
+const CHAT_FIELDS = new Set([
+  'model',
+  'messages',
+  'max_completion_tokens',
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'seed',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'user',
+  'service_tier',
+  'stream',
+  'stream_options',
+  'metadata',
+  'store',
+  'modalities',
+  'audio',
+  'prediction',
+  'reasoning_effort',
+  'verbosity',
+  'web_search_options',
+  'prompt_cache_key',
+  'safety_identifier',
+  'functions',
+  'function_call',
+]);
+const COMPLETION_FIELDS = new Set([
+  'model',
+  'prompt',
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'seed',
+  'logit_bias',
+  'logprobs',
+  'user',
+  'stream',
+  'stream_options',
+  'suffix',
+  'echo',
+  'best_of',
+]);
+
+function checkFields(body: Record<string, unknown>, known: ReadonlySet<string>): void {
+  for (const key of Object.keys(body)) {
+    if (!known.has(key))
+      throw badRequest(`Unrecognized request argument supplied: ${key}`, key, 'unknown_parameter');
+  }
+}
 
 function checkAuth(ctx: Ctx): void {
   const header = ctx.req.headers.authorization;
@@ -215,6 +282,8 @@ interface ChatPrompt {
   promptTokens: number;
   /** The last message is a tool result: the model reads it and answers with text. */
   endsWithToolResult: boolean;
+  /** Image parts in the conversation. */
+  images: number;
 }
 
 /**
@@ -334,6 +403,7 @@ function readMessages(value: unknown): ChatPrompt {
   let key = '';
   let toolResults = '';
   let hasTools = false;
+  let images = 0;
   // The usual per-message framing of chat models: 3 tokens per message, 3 to prime the reply.
   let promptTokens = 3;
   for (let i = 0; i < value.length; i++) {
@@ -367,6 +437,13 @@ function readMessages(value: unknown): ChatPrompt {
         'invalid_type',
       );
     }
+    if (Array.isArray(content)) {
+      content.forEach((part, j) => {
+        if (!isRecord(part) || part.type !== 'image_url') return;
+        checkImagePart(part, `messages[${i}].content[${j}]`);
+        images++;
+      });
+    }
     const text = contentText(content);
     promptTokens += 3 + countTokens(text);
     if (Array.isArray(message.tool_calls))
@@ -387,7 +464,7 @@ function readMessages(value: unknown): ChatPrompt {
   }
   // After tool results the reply depends on them too, as a model's would.
   if (toolResults !== '') key = `${key}|${toolResults}`;
-  return { key, promptTokens, endsWithToolResult };
+  return { key, promptTokens, endsWithToolResult, images };
 }
 
 function maxTokensOf(body: Record<string, unknown>, name: string): number | undefined {
@@ -451,6 +528,7 @@ function parseBody(ctx: Ctx): Record<string, unknown> {
 async function chatCompletions(ctx: Ctx): Promise<void> {
   checkAuth(ctx);
   const body = parseBody(ctx);
+  checkFields(body, CHAT_FIELDS);
   const model = checkModel(body.model);
   const prompt = readMessages(body.messages);
   const common = commonFields(body);
@@ -466,8 +544,11 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
 
   const defaultTokens = ctx.sim.options.outputTokens;
   const generations: Generation[] = [];
-  for (let i = 0; i < common.n; i++)
-    generations.push(generate(prompt.key, defaultTokens, maxTokens, common.stop, i));
+  for (let i = 0; i < common.n; i++) {
+    const g = generate(prompt.key, defaultTokens, maxTokens, common.stop, i);
+    const seen = acknowledgeImages(g, prompt.images);
+    generations.push(asResponseFormat(body.response_format, prompt.key, seen));
+  }
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
 
@@ -548,6 +629,19 @@ async function chatCompletions(ctx: Ctx): Promise<void> {
   }
   frames.push(dataFrame('[DONE]'));
   await sendStream(ctx, frames);
+}
+
+/** A generation in the requested `response_format`: JSON text, streamed a few characters a piece. */
+function asResponseFormat(format: unknown, key: string, g: Generation): Generation {
+  if (format !== undefined && format !== null && !isRecord(format))
+    throw badRequest(
+      "Invalid type for 'response_format': expected an object.",
+      'response_format',
+      'invalid_type',
+    );
+  const json = jsonAnswer(format, key, g.text);
+  if (json === null) return g;
+  return { pieces: jsonPieces(json), text: json, finish: 'stop', stopSequence: null };
 }
 
 /** A chat answer that is tool calls only (finish reason `tool_calls`), streamed or not. */
@@ -659,6 +753,7 @@ function readPrompt(value: unknown): string[] {
 async function completions(ctx: Ctx): Promise<void> {
   checkAuth(ctx);
   const body = parseBody(ctx);
+  checkFields(body, COMPLETION_FIELDS);
   const model = checkModel(body.model);
   const prompts = readPrompt(body.prompt);
   const common = commonFields(body);

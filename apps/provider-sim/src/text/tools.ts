@@ -40,14 +40,23 @@ function valueFor(schema: unknown, seed: number, depth: number): unknown {
       return typeof schema.minimum === 'number' ? schema.minimum : 1 + (seed % 9);
     case 'boolean':
       return true;
-    case 'array':
-      return [];
+    case 'array': {
+      // As many items as the schema asks for at least (one when it does not say).
+      const min = typeof schema.minItems === 'number' ? schema.minItems : 1;
+      if (depth > 4) return [];
+      return Array.from({ length: Math.min(min, 3) }, (_, i) =>
+        valueFor(schema.items, hashString(`${seed}:${i}`), depth + 1),
+      );
+    }
     case 'null':
       return null;
     case 'object':
       return depth > 4 ? {} : argumentsFor(schema, seed, depth + 1);
-    default:
-      return outputPieces(seed, 1)[0]!.trim().toLowerCase();
+    default: {
+      const word = outputPieces(seed, 1)[0]!.trim().toLowerCase();
+      const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+      return word.padEnd(min, word);
+    }
   }
 }
 
@@ -101,4 +110,44 @@ export function jsonPieces(json: string, size = 6): string[] {
   const pieces: string[] = [];
   for (let i = 0; i < json.length; i += size) pieces.push(json.slice(i, i + size));
   return pieces;
+}
+
+/**
+ * The answer to a system prompt that asks for JSON (the word `JSON`), as a model following it would
+ * give, or null: a value of the JSON Schema quoted after `JSON Schema:` at the prompt's end, else an
+ * object holding the generated text. Messages-format requests have no `response_format`; this is
+ * how they ask.
+ *
+ * @example
+ * jsonAnswerForSystem('Answer with JSON only, matching this JSON Schema: {"type":"object"}', 'Hi', 'Hello'); // '{}'
+ */
+export function jsonAnswerForSystem(system: string, key: string, text: string): string | null {
+  if (!/\bJSON\b/.test(system)) return null;
+  const at = system.lastIndexOf('JSON Schema:');
+  if (at !== -1) {
+    try {
+      const schema: unknown = JSON.parse(system.slice(at + 'JSON Schema:'.length));
+      return JSON.stringify(valueFor(schema, hashString(key), 0));
+    } catch {
+      // Not a schema after all: answer with an object.
+    }
+  }
+  return JSON.stringify({ answer: text });
+}
+
+/**
+ * The answer to a chat request's `response_format` (PROVIDERS.md §1), or null for plain text:
+ * `json_object` → an object holding the generated text; `json_schema` → a value of the schema,
+ * built as tool arguments are (every required property, enums, types).
+ *
+ * @example
+ * jsonAnswer({ type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object',
+ *   properties: { ok: { type: 'boolean' } }, required: ['ok'] } } }, 'Hi', 'Hello'); // '{"ok":true}'
+ */
+export function jsonAnswer(format: unknown, key: string, text: string): string | null {
+  if (!isObject(format)) return null;
+  if (format.type === 'json_object') return JSON.stringify({ answer: text });
+  if (format.type !== 'json_schema' || !isObject(format.json_schema)) return null;
+  const schema = format.json_schema.schema ?? { type: 'object' };
+  return JSON.stringify(valueFor(schema, hashString(key), 0));
 }

@@ -22,7 +22,10 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  * List models
  *
  * Lists every text and video model this gateway serves, in the OpenAI
- * list shape plus `type` (`text` | `video`). Video models also carry
+ * list shape plus `type` (`text` | `video`): exactly the models a
+ * request may name (any other is a 404 `model_not_found`, before
+ * anything is reserved), and no video model whose provider has no
+ * credentials. Video models also carry
  * `video`: their allowed durations, aspect ratios, resolutions, image
  * inputs and price per second. A key restricted to some models (its
  * `models` list) sees only those.

@@ -170,7 +170,9 @@ export type ToolInputSchema = {
 };
 
 /**
- * A function the model may call.
+ * A function the model may call. Other keys are passed to
+ * OpenAI-compatible upstreams and dropped for the others.
+ *
  */
 export type ChatTool = {
     type: 'function';
@@ -187,7 +189,9 @@ export type ChatTool = {
          *
          */
         strict?: boolean | null;
+        [key: string]: unknown;
     };
+    [key: string]: unknown;
 };
 
 /**
@@ -248,7 +252,11 @@ export type ChatToolCallDelta = {
 /**
  * A chat completion request. Optional sampling fields accept `null`
  * ("not set"). Defaults stated below are the upstream's, applied when
- * a field is omitted; the gateway does not send them itself.
+ * a field is omitted; the gateway does not send them itself. Fields
+ * not named here (`logprobs`, `logit_bias`, `metadata`, …) are passed
+ * to OpenAI-compatible upstreams as sent, and dropped (listed in
+ * `x-modelgate-dropped-params`) when a model of the messages format
+ * serves the request.
  *
  */
 export type CreateChatCompletionRequest = {
@@ -316,11 +324,13 @@ export type CreateChatCompletionRequest = {
      * An end-user id, passed upstream for abuse monitoring.
      */
     user?: string;
+    response_format?: ChatResponseFormat;
+    [key: string]: unknown;
 };
 
 /**
  * One message of a chat, by `role`. `content` is a string or an array of
- * text parts; it may be null or absent only on an assistant message that
+ * text and image parts; it may be null or absent only on an assistant message that
  * carries `tool_calls`. A `tool` message carries the result of the call
  * named by `tool_call_id` (required). Other keys (`refusal`,
  * `annotations`, …) are ignored.
@@ -335,9 +345,92 @@ export type ChatMessage = ({
 } & ChatToolMessage);
 
 /**
- * A string, or a non-empty array of text parts.
+ * A string, or a non-empty array of parts: text parts, and image parts
+ * (which models read in user messages).
+ *
  */
-export type ChatMessageContent = string | Array<TextBlock>;
+export type ChatMessageContent = string | Array<ChatContentPart>;
+
+/**
+ * A part of a chat message's content, by `type`.
+ */
+export type ChatContentPart = ({
+    type: 'text';
+} & TextBlock) | ({
+    type: 'image_url';
+} & ChatImagePart);
+
+/**
+ * An image for the model to look at: an `https:` URL (the URL of a file
+ * uploaded with `POST /v1/files` works too) or a `data:` URL with
+ * base64 data. Translated to an `image` block for models of the
+ * messages format (the gateway inlines its own files' bytes there).
+ *
+ */
+export type ChatImagePart = {
+    type: 'image_url';
+    image_url: {
+        /**
+         * `https://…`, `http://…` or `data:image/png;base64,…`.
+         */
+        url: string;
+        /**
+         * Resolution hint for OpenAI-compatible upstreams; dropped for the others.
+         */
+        detail?: 'auto' | 'low' | 'high';
+    };
+};
+
+/**
+ * The form of the answer. `text` (the default); `json_object`: a JSON
+ * object; `json_schema`: JSON matching `json_schema.schema`. For a
+ * model of the messages format the gateway asks for the JSON with a
+ * forced tool whose input schema is the given schema (`json_object`:
+ * an instruction in the system prompt) and returns the tool's input as
+ * the message's text content, so clients see the same response either
+ * way.
+ *
+ */
+export type ChatResponseFormat = ({
+    type: 'text';
+} & ResponseFormatText) | ({
+    type: 'json_object';
+} & ResponseFormatJsonObject) | ({
+    type: 'json_schema';
+} & ResponseFormatJsonSchema);
+
+/**
+ * Plain text (the default).
+ */
+export type ResponseFormatText = {
+    type: 'text';
+};
+
+/**
+ * Any JSON object. Say "JSON" in the prompt, as OpenAI requires.
+ */
+export type ResponseFormatJsonObject = {
+    type: 'json_object';
+};
+
+/**
+ * JSON matching a JSON Schema.
+ */
+export type ResponseFormatJsonSchema = {
+    type: 'json_schema';
+    json_schema: {
+        name: ToolName;
+        /**
+         * What the answer is
+         */
+        description?: string;
+        schema?: ToolInputSchema;
+        /**
+         * Ask for output that follows `schema` exactly, where the upstream supports it.
+         */
+        strict?: boolean | null;
+    };
+};
 
 /**
  * A `system`, `developer` (treated like `system`) or `user` message; `content` is required.
@@ -498,9 +591,12 @@ export type ChatCompletionChunkChoice = {
 };
 
 /**
- * A legacy text completion request. `suffix`, `echo`, `logprobs`,
- * `best_of` and `logit_bias` are not supported (400 `unknown_field`).
- * Optional sampling fields accept `null` ("not set").
+ * A legacy text completion request. Optional sampling fields accept
+ * `null` ("not set"). Fields not named here (`suffix`, `echo`,
+ * `logprobs`, `best_of`, `logit_bias`, …) are passed to
+ * OpenAI-compatible upstreams as sent, and dropped (listed in
+ * `x-modelgate-dropped-params`) when a model of the messages format
+ * serves the request.
  *
  */
 export type CreateCompletionRequest = {
@@ -552,6 +648,7 @@ export type CreateCompletionRequest = {
      * An end-user id, passed upstream for abuse monitoring.
      */
     user?: string;
+    [key: string]: unknown;
 };
 
 /**
@@ -597,10 +694,13 @@ export type CompletionChoice = {
 };
 
 /**
- * A messages request in the vendor's format. Client tools are supported
- * (`tools`, `tool_choice`, `tool_use` and `tool_result` blocks), on every
- * text model. Images, server tools, `thinking` and other vendor features
- * are not (400 `unknown_field`).
+ * A messages request in the vendor's format. Client tools (`tools`,
+ * `tool_choice`, `tool_use` and `tool_result` blocks) and images
+ * (`image` blocks) work on every text model. Fields not named here
+ * (`thinking`, `service_tier`, …) are passed to upstreams of the
+ * messages format as sent, and dropped (listed in
+ * `x-modelgate-dropped-params`) when an OpenAI-compatible model serves
+ * the request.
  *
  */
 export type CreateMessageRequest = {
@@ -657,10 +757,14 @@ export type CreateMessageRequest = {
      */
     tools?: Array<MessagesTool>;
     tool_choice?: MessagesToolChoice;
+    [key: string]: unknown;
 };
 
 /**
- * A client tool the model may call.
+ * A client tool the model may call. Other keys (`eager_input_streaming`,
+ * …) are passed to upstreams of the messages format and dropped for
+ * the others.
+ *
  */
 export type MessagesTool = {
     name: ToolName;
@@ -679,6 +783,7 @@ export type MessagesTool = {
     cache_control?: {
         [key: string]: unknown;
     } | null;
+    [key: string]: unknown;
 };
 
 /**
@@ -748,10 +853,48 @@ export type MessageParam = {
 export type RequestContentBlock = ({
     type: 'text';
 } & TextBlock) | ({
+    type: 'image';
+} & ImageBlock) | ({
     type: 'tool_use';
 } & ToolUseBlock) | ({
     type: 'tool_result';
 } & ToolResultBlock);
+
+/**
+ * An image in a user turn: by URL (the URL of a file uploaded with
+ * `POST /v1/files` works too) or as base64 data. Translated to an
+ * `image_url` part (a `data:` URL for base64) for OpenAI-compatible
+ * models. Other keys are ignored.
+ *
+ */
+export type ImageBlock = {
+    type: 'image';
+    source: ({
+        type: 'url';
+    } & ImageUrlSource) | ({
+        type: 'base64';
+    } & ImageBase64Source);
+};
+
+/**
+ * An image the model fetches from an `https:` or `http:` URL.
+ */
+export type ImageUrlSource = {
+    type: 'url';
+    url: string;
+};
+
+/**
+ * An image sent inline.
+ */
+export type ImageBase64Source = {
+    type: 'base64';
+    media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+    /**
+     * The image's bytes
+     */
+    data: string;
+};
 
 /**
  * A content block of the assistant's message, by `type`.
@@ -1028,6 +1171,9 @@ export type CreateTokenRequest = {
     expires_at?: number | null;
     /**
      * Model ids the key may use (403 `model_not_allowed` for others). Null or absent = all.
+     * Each must be a model `GET /v1/models` lists; others are a 400 (`code`
+     * `model_not_found`, `param` `models`, the message naming them).
+     *
      */
     models?: Array<string> | null;
     /**

@@ -69,11 +69,13 @@ export const zToolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/);
 export const zToolInputSchema = z.record(z.string(), z.unknown());
 
 /**
- * A function the model may call.
+ * A function the model may call. Other keys are passed to
+ * OpenAI-compatible upstreams and dropped for the others.
+ *
  */
-export const zChatTool = z.strictObject({
+export const zChatTool = z.looseObject({
     type: z.literal('function'),
-    function: z.strictObject({
+    function: z.looseObject({
         name: zToolName,
         description: z.string().optional(),
         parameters: zToolInputSchema.optional(),
@@ -133,11 +135,93 @@ export const zChatToolCallDelta = z.object({
 });
 
 /**
- * A string, or a non-empty array of text parts.
+ * An image for the model to look at: an `https:` URL (the URL of a file
+ * uploaded with `POST /v1/files` works too) or a `data:` URL with
+ * base64 data. Translated to an `image` block for models of the
+ * messages format (the gateway inlines its own files' bytes there).
+ *
+ */
+export const zChatImagePart = z.object({
+    type: z.literal('image_url'),
+    image_url: z.object({
+        url: z.string().min(1),
+        detail: z.enum([
+            'auto',
+            'low',
+            'high'
+        ]).optional()
+    })
+});
+
+/**
+ * A part of a chat message's content, by `type`.
+ */
+export const zChatContentPart = z.union([
+    z.object({
+        type: z.literal('text')
+    }).and(zTextBlock),
+    z.object({
+        type: z.literal('image_url')
+    }).and(zChatImagePart)
+]);
+
+/**
+ * A string, or a non-empty array of parts: text parts, and image parts
+ * (which models read in user messages).
+ *
  */
 export const zChatMessageContent = z.union([
     z.string(),
-    z.array(zTextBlock).min(1)
+    z.array(zChatContentPart).min(1)
+]);
+
+/**
+ * Plain text (the default).
+ */
+export const zResponseFormatText = z.object({
+    type: z.literal('text')
+});
+
+/**
+ * Any JSON object. Say "JSON" in the prompt, as OpenAI requires.
+ */
+export const zResponseFormatJsonObject = z.object({
+    type: z.literal('json_object')
+});
+
+/**
+ * JSON matching a JSON Schema.
+ */
+export const zResponseFormatJsonSchema = z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+        name: zToolName,
+        description: z.string().optional(),
+        schema: zToolInputSchema.optional(),
+        strict: z.boolean().nullish()
+    })
+});
+
+/**
+ * The form of the answer. `text` (the default); `json_object`: a JSON
+ * object; `json_schema`: JSON matching `json_schema.schema`. For a
+ * model of the messages format the gateway asks for the JSON with a
+ * forced tool whose input schema is the given schema (`json_object`:
+ * an instruction in the system prompt) and returns the tool's input as
+ * the message's text content, so clients see the same response either
+ * way.
+ *
+ */
+export const zChatResponseFormat = z.union([
+    z.object({
+        type: z.literal('text')
+    }).and(zResponseFormatText),
+    z.object({
+        type: z.literal('json_object')
+    }).and(zResponseFormatJsonObject),
+    z.object({
+        type: z.literal('json_schema')
+    }).and(zResponseFormatJsonSchema)
 ]);
 
 /**
@@ -196,7 +280,7 @@ export const zChatToolMessage = z.object({
 
 /**
  * One message of a chat, by `role`. `content` is a string or an array of
- * text parts; it may be null or absent only on an assistant message that
+ * text and image parts; it may be null or absent only on an assistant message that
  * carries `tool_calls`. A `tool` message carries the result of the call
  * named by `tool_call_id` (required). Other keys (`refusal`,
  * `annotations`, …) are ignored.
@@ -221,10 +305,14 @@ export const zChatMessage = z.union([
 /**
  * A chat completion request. Optional sampling fields accept `null`
  * ("not set"). Defaults stated below are the upstream's, applied when
- * a field is omitted; the gateway does not send them itself.
+ * a field is omitted; the gateway does not send them itself. Fields
+ * not named here (`logprobs`, `logit_bias`, `metadata`, …) are passed
+ * to OpenAI-compatible upstreams as sent, and dropped (listed in
+ * `x-modelgate-dropped-params`) when a model of the messages format
+ * serves the request.
  *
  */
-export const zCreateChatCompletionRequest = z.strictObject({
+export const zCreateChatCompletionRequest = z.looseObject({
     model: z.string().min(1),
     messages: z.array(zChatMessage).min(1),
     stream: z.boolean().nullish().default(false),
@@ -241,7 +329,8 @@ export const zCreateChatCompletionRequest = z.strictObject({
     tools: z.array(zChatTool).min(1).max(128).optional(),
     tool_choice: zChatToolChoice.optional(),
     parallel_tool_calls: z.boolean().optional(),
-    user: z.string().max(256).optional()
+    user: z.string().max(256).optional(),
+    response_format: zChatResponseFormat.optional()
 });
 
 /**
@@ -305,12 +394,15 @@ export const zChatCompletionChunk = z.object({
 });
 
 /**
- * A legacy text completion request. `suffix`, `echo`, `logprobs`,
- * `best_of` and `logit_bias` are not supported (400 `unknown_field`).
- * Optional sampling fields accept `null` ("not set").
+ * A legacy text completion request. Optional sampling fields accept
+ * `null` ("not set"). Fields not named here (`suffix`, `echo`,
+ * `logprobs`, `best_of`, `logit_bias`, …) are passed to
+ * OpenAI-compatible upstreams as sent, and dropped (listed in
+ * `x-modelgate-dropped-params`) when a model of the messages format
+ * serves the request.
  *
  */
-export const zCreateCompletionRequest = z.strictObject({
+export const zCreateCompletionRequest = z.looseObject({
     model: z.string().min(1),
     prompt: z.union([
         z.string(),
@@ -357,9 +449,12 @@ export const zCompletion = z.object({
 });
 
 /**
- * A client tool the model may call.
+ * A client tool the model may call. Other keys (`eager_input_streaming`,
+ * …) are passed to upstreams of the messages format and dropped for
+ * the others.
+ *
  */
-export const zMessagesTool = z.strictObject({
+export const zMessagesTool = z.looseObject({
     name: zToolName,
     description: z.string().optional(),
     input_schema: zToolInputSchema,
@@ -417,12 +512,56 @@ export const zToolResultBlock = z.object({
 });
 
 /**
+ * An image the model fetches from an `https:` or `http:` URL.
+ */
+export const zImageUrlSource = z.object({
+    type: z.literal('url'),
+    url: z.string().min(1)
+});
+
+/**
+ * An image sent inline.
+ */
+export const zImageBase64Source = z.object({
+    type: z.literal('base64'),
+    media_type: z.enum([
+        'image/jpeg',
+        'image/png',
+        'image/gif',
+        'image/webp'
+    ]),
+    data: z.string().min(1)
+});
+
+/**
+ * An image in a user turn: by URL (the URL of a file uploaded with
+ * `POST /v1/files` works too) or as base64 data. Translated to an
+ * `image_url` part (a `data:` URL for base64) for OpenAI-compatible
+ * models. Other keys are ignored.
+ *
+ */
+export const zImageBlock = z.object({
+    type: z.literal('image'),
+    source: z.union([
+        z.object({
+            type: z.literal('url')
+        }).and(zImageUrlSource),
+        z.object({
+            type: z.literal('base64')
+        }).and(zImageBase64Source)
+    ])
+});
+
+/**
  * A content block of a request turn, by `type`.
  */
 export const zRequestContentBlock = z.union([
     z.object({
         type: z.literal('text')
     }).and(zTextBlock),
+    z.object({
+        type: z.literal('image')
+    }).and(zImageBlock),
     z.object({
         type: z.literal('tool_use')
     }).and(zToolUseBlock),
@@ -446,13 +585,16 @@ export const zMessageParam = z.object({
 });
 
 /**
- * A messages request in the vendor's format. Client tools are supported
- * (`tools`, `tool_choice`, `tool_use` and `tool_result` blocks), on every
- * text model. Images, server tools, `thinking` and other vendor features
- * are not (400 `unknown_field`).
+ * A messages request in the vendor's format. Client tools (`tools`,
+ * `tool_choice`, `tool_use` and `tool_result` blocks) and images
+ * (`image` blocks) work on every text model. Fields not named here
+ * (`thinking`, `service_tier`, …) are passed to upstreams of the
+ * messages format as sent, and dropped (listed in
+ * `x-modelgate-dropped-params`) when an OpenAI-compatible model serves
+ * the request.
  *
  */
-export const zCreateMessageRequest = z.strictObject({
+export const zCreateMessageRequest = z.looseObject({
     model: z.string().min(1),
     messages: z.array(zMessageParam).min(1),
     max_tokens: z.int().gte(1).lte(1000000),

@@ -52,7 +52,9 @@ export function toChatMessages(messages: readonly SessionMessage[]): ChatMessage
 export function getMessageText(message: Pick<ChatMessage, 'content'>): string {
   const { content } = message;
   if (content == null) return '';
-  return typeof content === 'string' ? content : content.map((block) => block.text).join('');
+  if (typeof content === 'string') return content;
+  // Image parts carry no text.
+  return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 /** The conversation as `/v1/messages` takes it: system text apart, user and assistant turns. */
@@ -96,8 +98,8 @@ function toBlocks(message: ChatMessage): RequestContentBlock[] {
   }
   const text = getMessageText(message);
   const blocks: RequestContentBlock[] = text === '' ? [] : [textBlock(text)];
-  if ('tool_calls' in message)
-    for (const call of message.tool_calls ?? []) blocks.push(toolUseBlock(call));
+  const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : [];
+  for (const call of calls) blocks.push(toolUseBlock(call));
   return blocks;
 }
 

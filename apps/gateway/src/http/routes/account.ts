@@ -10,6 +10,12 @@ import { badRequest, notFound } from '../errors.js';
 import { requireAdmin } from '../middleware/auth.js';
 import { readJsonBody, validateBody } from '../validate.js';
 
+/** The ids among `ids` that name no model the gateway serves (neither text nor video). */
+function unknownModelIds(services: Services, ids: readonly string[]): string[] {
+  const video = new Set(services.video?.listModels().map((m) => m.id));
+  return ids.filter((id) => !video.has(id) && services.text.catalog.resolve(id) === null);
+}
+
 export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): void {
   app.get('/v1/dashboard/billing/credit_grants', async (c) => {
     const key = c.get('key');
@@ -46,6 +52,14 @@ export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): vo
 
   app.post('/v1/token', requireAdmin(), async (c) => {
     const body = validateBody(zCreateTokenRequest, await readJsonBody(c));
+    const unknown = unknownModelIds(services, body.models ?? []);
+    if (unknown.length > 0) {
+      throw badRequest(
+        `models: no such model: ${unknown.join(', ')} (GET /v1/models lists the models).`,
+        'models',
+        'model_not_found',
+      );
+    }
     const now = Math.floor(Date.now() / 1000);
     if (body.expires_at != null && body.expires_at <= now) {
       throw badRequest('expires_at must be in the future.', 'expires_at', 'out_of_range');

@@ -1,0 +1,81 @@
+/**
+ * Images a request points at on the gateway's own CDN (files uploaded with `POST /v1/files`) are
+ * sent upstream as their bytes, base64-encoded, whatever the upstream's format: a provider cannot
+ * be counted on to reach the CDN (it is often a private or local address), and both formats take
+ * inline images. Every other URL is passed on untouched for the provider to fetch.
+ */
+
+import type { FilesService } from '../files/service.js';
+import { badRequest } from '../http/errors.js';
+
+/** An image's bytes as both formats carry them inline. */
+export interface InlineImage {
+  mediaType: string;
+  /** base64 */
+  data: string;
+}
+
+/** The bytes behind one of our CDN URLs; null for any other URL. Throws 400 for a deleted file. */
+export type OwnImageLoader = (url: string, param: string) => Promise<InlineImage | null>;
+
+const FILE_PATH = /^\/files\/(file-[A-Za-z0-9]+)\.(png|jpg|webp|gif)$/;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * @example
+ * const load = ownImageLoader(services.files, services.cdnUrl);
+ * await load('http://localhost:8081/files/file-abc.png', 'messages.0.content.1'); // { mediaType, data }
+ */
+export function ownImageLoader(files: FilesService, cdnUrl: string): OwnImageLoader {
+  const base = cdnUrl.replace(/\/+$/, '');
+  return async (url, param) => {
+    if (!url.startsWith(`${base}/`)) return null;
+    const match = FILE_PATH.exec(url.slice(base.length).split(/[?#]/)[0]!);
+    if (!match) return null;
+    const row = await files.lookupForCdn(match[1]!, match[2]!);
+    const stream = row ? await files.store.get(row.sha256) : null;
+    if (!row || !stream) {
+      throw badRequest(
+        `${param}: the file behind this URL no longer exists.`,
+        param,
+        'invalid_image_url',
+      );
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+    return { mediaType: row.mime_type, data: Buffer.concat(chunks).toString('base64') };
+  };
+}
+
+/**
+ * Replaces, in place, each image of a chat or messages body that points at our CDN with its bytes:
+ * a chat part's URL becomes a `data:` URL, a messages block's source a base64 source.
+ *
+ * @example
+ * await inlineOwnImages('chat', body, load);
+ */
+export async function inlineOwnImages(
+  format: 'chat' | 'completion' | 'messages',
+  body: Record<string, unknown>,
+  load: OwnImageLoader,
+): Promise<void> {
+  if (format === 'completion' || !Array.isArray(body.messages)) return;
+  for (const [i, message] of body.messages.entries()) {
+    if (!isRecord(message) || !Array.isArray(message.content)) continue;
+    for (const [j, part] of message.content.entries()) {
+      if (!isRecord(part)) continue;
+      const param = `messages.${i}.content.${j}`;
+      if (part.type === 'image_url' && isRecord(part.image_url)) {
+        const url = part.image_url.url;
+        const image = typeof url === 'string' ? await load(url, `${param}.image_url.url`) : null;
+        if (image) part.image_url.url = `data:${image.mediaType};base64,${image.data}`;
+      } else if (part.type === 'image' && isRecord(part.source) && part.source.type === 'url') {
+        const url = part.source.url;
+        const image = typeof url === 'string' ? await load(url, `${param}.source.url`) : null;
+        if (image) part.source = { type: 'base64', media_type: image.mediaType, data: image.data };
+      }
+    }
+  }
+}
