@@ -421,7 +421,7 @@ export type ResponseFormatJsonSchema = {
     json_schema: {
         name: ToolName;
         /**
-         * What the answer is
+         * What the answer is, for the model.
          */
         description?: string;
         schema?: ToolInputSchema;
@@ -891,7 +891,7 @@ export type ImageBase64Source = {
     type: 'base64';
     media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
     /**
-     * The image's bytes
+     * The image's bytes, base64-encoded.
      */
     data: string;
 };
