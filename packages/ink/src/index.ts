@@ -1,6 +1,6 @@
 // `@modelgate/ink`: the modelgate terminal UI as a library (the `modelgate` binary is dist/cli.js).
 export { type Command, type ParsedArgs, parseCliArgs, USAGE, type UsageError } from './args.js';
-export { type ImagePart, userMessage } from './chat-content.js';
+export { userMessage } from './chat-content.js';
 export { runBalanceCommand, runModelsCommand } from './commands/account.js';
 export { type ChatCommandInput, runChatCommand } from './commands/chat.js';
 export { type CommandIO, ExitCode } from './commands/io.js';
