@@ -1,13 +1,12 @@
 // A port that is already taken: the gateway says which variable to set, exits 1, and generates no
 // admin key on the way (a key printed by a start that then failed would be a key nobody can use).
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGatewayMain, freePort } from './support/child-gateway.js';
+import { buildGatewayMain, freePort, runGatewayToExit } from './support/child-gateway.js';
 
 let built: Awaited<ReturnType<typeof buildGatewayMain>>;
 let taken: Server;
@@ -26,21 +25,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function start(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [built.main], {
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', MODELGATE_DATA_DIR: dataDir, ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.once('exit', (code) => done({ code, out }));
-  });
-}
+const start = (env: Record<string, string>) =>
+  runGatewayToExit(built.main, [], { HOST: '127.0.0.1', MODELGATE_DATA_DIR: dataDir, ...env });
 
 describe('a busy port', () => {
   it('names PORT, exits 1 and generates no admin key', { timeout: 120_000 }, async () => {

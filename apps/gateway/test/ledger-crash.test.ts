@@ -1,7 +1,6 @@
 // SIGKILL the gateway under a steady load of chats, start it again on the same database and data
 // directory: every chat the client saw complete is charged (its usage row is there), nothing the
 // dead instance reserved stays charged, and `ledger check` reports difference 0.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import {
   buildGatewayMain,
   type ChildGateway,
   freePort,
+  runGatewayToExit,
   startChildGateway,
 } from './support/child-gateway.js';
 
@@ -44,21 +44,8 @@ async function chat(url: string, key: string, stream: boolean, id: number): Prom
   }
 }
 
-function runCheck(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [built.main, 'ledger', 'check'], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.once('exit', (code) => done({ code, out }));
-  });
-}
+const runCheck = (env: Record<string, string>) =>
+  runGatewayToExit(built.main, ['ledger', 'check'], env);
 
 describe.each(eachDatabase())('the ledger across a SIGKILL on $name', (database) => {
   let dataDir: string;

@@ -100,3 +100,26 @@ export async function startChildGateway(
   }
   return { url, process: child, output, exited };
 }
+
+/**
+ * Runs `node main.js …args` to its end (a command, or a start that fails) and resolves with its
+ * exit code and everything it printed.
+ */
+export function runGatewayToExit(
+  main: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [main, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    let out = '';
+    const collect = (d: Buffer) => {
+      out += d.toString();
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.once('exit', (code) => done({ code, out }));
+  });
+}
