@@ -16,10 +16,13 @@ import type { Logger } from '../observability/logger.js';
 import { findJournals, type JournalOwner } from './journal.js';
 import { settleOne } from './statements.js';
 
+/** An instance whose heartbeat is older than this is dead (every default in the ledger uses it). */
+export const INSTANCE_EXPIRE_MS = 30_000;
+
 export interface InstanceOptions {
   /** Default 5,000 ms. */
   heartbeatMs?: number;
-  /** An instance silent this long is dead. Default 30,000 ms. */
+  /** An instance silent this long is dead. Default {@link INSTANCE_EXPIRE_MS}. */
   expireMs?: number;
   log?: Logger;
   /** Called when another instance declared this one dead and returned its holds. */
@@ -72,7 +75,7 @@ export function createInstanceRegistry(
   options: InstanceOptions = {},
 ): InstanceRegistry {
   const heartbeatMs = options.heartbeatMs ?? 5_000;
-  const expireMs = options.expireMs ?? 30_000;
+  const expireMs = options.expireMs ?? INSTANCE_EXPIRE_MS;
   let timer: ReturnType<typeof setInterval> | null = null;
   let beating: Promise<void> | null = null;
 
@@ -161,7 +164,7 @@ export async function recoverJournals(
 ): Promise<number> {
   let replayed = 0;
   for (const journal of findJournals(root, self)) {
-    if (await isAlive(db, journal.owner, options.expireMs ?? 30_000)) continue;
+    if (await isAlive(db, journal.owner, options.expireMs ?? INSTANCE_EXPIRE_MS)) continue;
     for (const entry of journal.entries) await settleOne(db, entry, journal.owner.id);
     await returnHolds(db, { owner: journal.owner.id });
     journal.remove();

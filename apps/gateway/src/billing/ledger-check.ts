@@ -6,6 +6,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { INSTANCE_EXPIRE_MS } from './instances.js';
 
 export interface LedgerRow {
   keyId: number;
@@ -23,7 +24,10 @@ export interface LedgerRow {
 }
 
 /** One row per key; `expireMs` is when a silent instance counts as dead (as the heartbeat's). */
-export async function checkLedger(db: Kysely<DB>, expireMs = 30_000): Promise<LedgerRow[]> {
+export async function checkLedger(
+  db: Kysely<DB>,
+  expireMs = INSTANCE_EXPIRE_MS,
+): Promise<LedgerRow[]> {
   const liveSince = Date.now() - expireMs;
   const res = await sql<{
     id: string;

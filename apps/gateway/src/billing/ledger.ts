@@ -33,6 +33,15 @@ export interface Ledger {
 }
 
 /**
+ * Where this database's journals live: `<dataDir>/ledger/<database id>/`, so a data directory used
+ * with several databases never replays one's charges into another.
+ */
+export async function journalRoot(db: Kysely<DB>, dataDir: string): Promise<string> {
+  const meta = await db.selectFrom('ledger_meta').select('database_id').executeTakeFirstOrThrow();
+  return join(dataDir, 'ledger', meta.database_id);
+}
+
+/**
  * @example
  * const ledger = await startLedger({ db, kind: 'postgres', dataDir: '/var/lib/modelgate' });
  * await ledger.billing.reserve(keyId, 2_000);
@@ -40,8 +49,7 @@ export interface Ledger {
  */
 export async function startLedger(options: LedgerOptions): Promise<Ledger> {
   const { db, log } = options;
-  const meta = await db.selectFrom('ledger_meta').select('database_id').executeTakeFirstOrThrow();
-  const root = join(options.dataDir, 'ledger', meta.database_id);
+  const root = await journalRoot(db, options.dataDir);
   const instanceId = `gw-${randomBytes(8).toString('hex')}`;
   const recover = () =>
     recoverJournals(db, root, instanceId, { expireMs: options.expireMs, log }).catch(

@@ -5,8 +5,8 @@
  * would, so a check after a crash reports what the ledger holds once recovered. On the embedded
  * database run it while the gateway is stopped (its data directory is locked while it runs).
  */
-import { join } from 'node:path';
-import { recoverJournals, returnHolds } from '../billing/instances.js';
+import { INSTANCE_EXPIRE_MS, recoverJournals, returnHolds } from '../billing/instances.js';
+import { journalRoot } from '../billing/ledger.js';
 import { checkLedger, formatLedger, ledgerBalances } from '../billing/ledger-check.js';
 import type { Config } from '../config/config.js';
 import { createDatabase } from '../db/database.js';
@@ -30,18 +30,14 @@ export async function runLedgerCheck(
   });
   try {
     await migrate(database.db, database.kind);
-    const meta = await database.db
-      .selectFrom('ledger_meta')
-      .select('database_id')
-      .executeTakeFirstOrThrow();
-    const root = join(config.dataDir, 'ledger', meta.database_id);
+    const root = await journalRoot(database.db, config.dataDir);
     const replayed = await recoverJournals(database.db, root, 'ledger-check', {
       expireMs: options.expireMs,
     });
     if (replayed > 0) out(`replayed ${replayed} journal entries of stopped instances\n`);
     if (options.sweep) {
       await returnHolds(database.db, {
-        expiredBeforeMs: Date.now() - (options.expireMs ?? 30_000),
+        expiredBeforeMs: Date.now() - (options.expireMs ?? INSTANCE_EXPIRE_MS),
       });
     }
     const rows = await checkLedger(database.db, options.expireMs);
