@@ -1,4 +1,4 @@
-// Image inputs of both protocols (PROVIDERS.md §1 image_url parts, §2 image blocks). The simulator
+// Image inputs of both protocols (OpenAI chat `image_url` parts, Anthropic `image` blocks). The simulator
 // cannot look at pictures; it checks them as the real APIs do and says how many it was shown, so
 // callers can tell images arrived. Like a real provider on the internet, it cannot download from a
 // loopback address: such URLs are refused, which shows when a caller forgot to inline its own files.

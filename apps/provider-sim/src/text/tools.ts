@@ -136,7 +136,7 @@ export function jsonAnswerForSystem(system: string, key: string, text: string): 
 }
 
 /**
- * The answer to a chat request's `response_format` (PROVIDERS.md §1), or null for plain text:
+ * The answer to a chat request's `response_format` (as OpenAI's Chat Completions API takes it), or null for plain text:
  * `json_object` → an object holding the generated text; `json_schema` → a value of the schema,
  * built as tool arguments are (every required property, enums, types).
  *
