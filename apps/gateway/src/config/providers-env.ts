@@ -1,6 +1,7 @@
 /**
- * Provider credentials and base URLs from the environment (gateway-layout.md's table). Base URLs
- * default to the providers' real endpoints; in demo mode startGateway points them at the simulator.
+ * Provider credentials and base URLs from the environment (the provider table of
+ * apps/gateway/README.md#environment-variables). Base URLs default to the providers' real
+ * endpoints; in demo mode startGateway points them at the simulator.
  */
 
 export interface ProviderCredentials {
@@ -35,8 +36,11 @@ export interface ProviderEnv {
 
 type SimpleProvider = Exclude<keyof ProviderEnv, 'kling' | 'anyConfigured'>;
 
-/** provider → [key env, base env, real base, base path under the simulator]. */
-export const PROVIDER_TABLE: Record<SimpleProvider, [string, string, string, string]> = {
+/** One provider's row: [key env, base env, real base, base path under the simulator]. */
+type ProviderRow = [string, string, string, string];
+
+/** provider → its row. */
+export const PROVIDER_TABLE: Record<SimpleProvider, ProviderRow> = {
   openai: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'https://api.openai.com/v1', '/openai/v1'],
   anthropic: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'https://api.anthropic.com', '/anthropic'],
   xai: ['XAI_API_KEY', 'XAI_BASE_URL', 'https://api.x.ai/v1', '/xai/v1'],
@@ -93,31 +97,48 @@ function baseUrlFrom(variable: string, value: string | undefined, fallback: stri
   return trimSlash(raw);
 }
 
+/**
+ * Every single-key provider's credentials, built from its table row. Spelled out key by key so
+ * the compiler checks that no provider is missing.
+ */
+function eachProvider(
+  make: (row: ProviderRow) => ProviderCredentials,
+): Record<SimpleProvider, ProviderCredentials> {
+  const t = PROVIDER_TABLE;
+  return {
+    openai: make(t.openai),
+    anthropic: make(t.anthropic),
+    xai: make(t.xai),
+    gemini: make(t.gemini),
+    byteplus: make(t.byteplus),
+    minimax: make(t.minimax),
+    dashscope: make(t.dashscope),
+    vidu: make(t.vidu),
+    runway: make(t.runway),
+    luma: make(t.luma),
+  };
+}
+
 /** Throws (a plain Error; loadConfig reports it as a ConfigError) on a malformed base URL. */
 export function readProviderEnv(env: Record<string, string | undefined>): ProviderEnv {
-  const out = {} as ProviderEnv;
-  let any = false;
-  for (const [name, [keyVar, baseVar, realBase]] of Object.entries(PROVIDER_TABLE)) {
+  const simple = eachProvider(([keyVar, baseVar, realBase]) => {
     const apiKey = env[keyVar]?.trim() || null;
-    if (apiKey) any = true;
-    (out as unknown as Record<string, ProviderCredentials>)[name] = {
+    return {
       apiKey,
       baseUrl: baseUrlFrom(baseVar, env[baseVar], realBase),
       configured: apiKey !== null,
     };
-  }
+  });
   const accessKey = env.KLING_ACCESS_KEY?.trim() || null;
   const secretKey = env.KLING_SECRET_KEY?.trim() || null;
-  const klingConfigured = accessKey !== null && secretKey !== null;
-  if (klingConfigured) any = true;
-  out.kling = {
+  const kling: KlingCredentials = {
     accessKey,
     secretKey,
     baseUrl: baseUrlFrom('KLING_BASE_URL', env.KLING_BASE_URL, KLING_REAL_BASE),
-    configured: klingConfigured,
+    configured: accessKey !== null && secretKey !== null,
   };
-  out.anyConfigured = any;
-  return out;
+  const anyConfigured = kling.configured || Object.values(simple).some((p) => p.configured);
+  return { ...simple, kling, anyConfigured };
 }
 
 /**
@@ -128,20 +149,16 @@ export function readProviderEnv(env: Record<string, string | undefined>): Provid
  */
 export function simulatorProviderEnv(simUrl: string): ProviderEnv {
   const base = trimSlash(simUrl);
-  const out = {} as ProviderEnv;
-  for (const [name, [, , , simPath]] of Object.entries(PROVIDER_TABLE)) {
-    (out as unknown as Record<string, ProviderCredentials>)[name] = {
-      apiKey: 'sim-key',
-      baseUrl: `${base}${simPath}`,
-      configured: true,
-    };
-  }
-  out.kling = {
+  const simple = eachProvider(([, , , simPath]) => ({
+    apiKey: 'sim-key',
+    baseUrl: `${base}${simPath}`,
+    configured: true,
+  }));
+  const kling: KlingCredentials = {
     accessKey: KLING_SIM_ACCESS_KEY,
     secretKey: KLING_SIM_SECRET_KEY,
     baseUrl: `${base}${KLING_SIM_PATH}`,
     configured: true,
   };
-  out.anyConfigured = true;
-  return out;
+  return { ...simple, kling, anyConfigured: true };
 }

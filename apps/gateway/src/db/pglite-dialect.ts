@@ -8,7 +8,7 @@
  * transaction that waits for it. And `db.connection()` gives no exclusivity: only transactions do.
  */
 import {
-  type CompiledQuery,
+  CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
@@ -41,7 +41,7 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   run(sql: string): Promise<QueryResult<unknown>> {
-    return this.executeQuery({ sql, parameters: [] } as unknown as CompiledQuery);
+    return this.executeQuery(CompiledQuery.raw(sql));
   }
 
   // biome-ignore lint/correctness/useYield: PGlite has no cursors; streaming is not supported.

@@ -184,7 +184,7 @@ export function createVideoService(deps: VideoServiceDeps): VideoService {
   }
 
   async function buildRequest(row: VideoTaskRow): Promise<VideoSubmitRequest> {
-    const p = row.params as unknown as NormalizedVideoRequest;
+    const p = row.params;
     const request: VideoSubmitRequest = {
       prompt: p.prompt,
       duration: p.duration,
@@ -210,7 +210,7 @@ export function createVideoService(deps: VideoServiceDeps): VideoService {
     const response = await adapter.download({ resultUrl: result.resultUrl! });
     if (!response.body)
       throw new TaskInputError('invalid_result', `${adapter.provider} returned an empty video`);
-    const staged = await files.store.stage(response.body as unknown as AsyncIterable<Uint8Array>, {
+    const staged = await files.store.stage(response.body, {
       maxBytes: deps.maxVideoBytes ?? 2 * 1024 ** 3,
     });
     if (staged.size < 8 || Buffer.from(staged.head).toString('latin1', 4, 8) !== 'ftyp') {
@@ -234,7 +234,7 @@ export function createVideoService(deps: VideoServiceDeps): VideoService {
       sha256: staged.sha256,
       size: staged.size,
       duration:
-        info?.duration || result.duration || (row.params as { duration?: number }).duration || 0,
+        info?.duration || result.duration || row.params.duration || 0,
       width: info?.width ?? 0,
       height: info?.height ?? 0,
     };

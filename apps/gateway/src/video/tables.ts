@@ -1,8 +1,12 @@
 /** Tables of migration 002_files_video: uploaded files and video tasks. */
 import type { ColumnType, Generated } from 'kysely';
+import type { NormalizedVideoRequest } from './validate.js';
 
 /** jsonb column: write `JSON.stringify(value)`, read parsed. */
 type Json<T> = ColumnType<T, string, string>;
+
+/** What a task row keeps of its request: the model, callback and metadata have columns of their own. */
+export type StoredVideoParams = Omit<NormalizedVideoRequest, 'model' | 'callbackUrl' | 'metadata'>;
 
 export interface FilesTable {
   /** `file-` + 32 base62 characters (≥128 random bits). */
@@ -29,8 +33,8 @@ export interface VideoTasksTable {
   provider: string;
   status: VideoTaskStatus;
   progress: Generated<number>;
-  /** The normalized request (NormalizedVideoRequest without callback_url/metadata). */
-  params: Json<Record<string, unknown>>;
+  /** The normalized request, less what has its own column. */
+  params: Json<StoredVideoParams>;
   metadata: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   callback_url: string | null;
   idempotency_key: string | null;

@@ -52,9 +52,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     let purpose: string | undefined;
     try {
       // preventCancel: cancelling would destroy the socket before the 413 is written.
-      const source = (
-        body as unknown as { values(o: { preventCancel: boolean }): AsyncIterable<Uint8Array> }
-      ).values({ preventCancel: true });
+      const source = body.values({ preventCancel: true });
       for await (const part of readMultipart(source, boundary)) {
         if (part.name === 'file') {
           if (staged) throw badRequest('Send exactly one file part.', 'file', 'invalid_value');
