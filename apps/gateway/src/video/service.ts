@@ -233,8 +233,7 @@ export function createVideoService(deps: VideoServiceDeps): VideoService {
     return {
       sha256: staged.sha256,
       size: staged.size,
-      duration:
-        info?.duration || result.duration || row.params.duration || 0,
+      duration: info?.duration || result.duration || row.params.duration || 0,
       width: info?.width ?? 0,
       height: info?.height ?? 0,
     };
