@@ -33,7 +33,7 @@ export async function timeRequest(pool, target, body, { stream = false, timeoutM
   if (res.statusCode >= 300) {
     throw new Error(`${target.name}: HTTP ${res.statusCode} ${text.slice(0, 500)}`);
   }
-  // modelgate reports its own share of the time (DESIGN.md): a cross-check of the client's view.
+  // modelgate reports its own share of the time (docs/design.md#text-generation): a cross-check of the client's view.
   const reported = Number.parseFloat(res.headers['x-modelgate-overhead-ms']);
   return {
     status: res.statusCode,

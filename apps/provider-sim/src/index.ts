@@ -1,6 +1,6 @@
 /**
  * @modelgate/provider-sim — a local server speaking the real wire protocols of OpenAI, Anthropic
- * and nine video providers (PROVIDERS.md), with fault injection.
+ * and nine video providers (docs/providers.md), with fault injection.
  *
  * @example
  * import { startSimulator } from '@modelgate/provider-sim';

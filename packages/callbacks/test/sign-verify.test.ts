@@ -8,7 +8,7 @@ import {
   verifyCallback,
 } from '../src/index.js';
 
-// Known-answer vector from the Standard Webhooks reference (DESIGN.md).
+// Known-answer vector from the Standard Webhooks reference (docs/design.md#callbacks).
 const VECTOR = {
   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',

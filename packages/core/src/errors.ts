@@ -14,7 +14,7 @@ export interface ModelgateErrorInit {
   cause?: unknown;
 }
 
-/** Status the gateway answers with for each error `type` (DESIGN.md), used when only a body is known. */
+/** Status the gateway answers with for each error `type` (docs/design.md#errors), used when only a body is known. */
 const statusOfType: Record<string, number> = {
   invalid_request_error: 400,
   authentication_error: 401,

@@ -1,5 +1,5 @@
 /**
- * Delivery settings: DESIGN.md's defaults, overridable from the YAML `callbacks:` section or env.
+ * Delivery settings: the defaults of docs/design.md#callbacks, overridable from the YAML `callbacks:` section or env.
  *
  *   callbacks:
  *     retry_schedule: [5s, 5m, 30m, 2h, 5h, 10h, 10h]   # waits between attempts; 8 attempts in all

@@ -1,5 +1,5 @@
 /**
- * Configuration: environment variables (DESIGN.md) plus an optional YAML file (MODELGATE_CONFIG).
+ * Configuration: environment variables (docs/design.md#running) plus an optional YAML file (MODELGATE_CONFIG).
  * Everything is validated up front; a bad value is a ConfigError naming the variable or YAML path,
  * and main.ts exits with code 1.
  */

@@ -1,6 +1,6 @@
 /**
  * The text model catalogue: which model ids exist, what they cost, and which deployments serve
- * them. Three modes (DESIGN.md Running):
+ * them. Three modes (docs/design.md#running):
  *  - `config`: the YAML's `models` section, providers from its `providers` section plus the
  *    implicit `openai` / `anthropic` providers when their env keys are set;
  *  - `passthrough`: only provider env keys, no models configured — the well-known models of each

@@ -11,7 +11,7 @@ import { ConfigError, loadConfig } from '../../src/config/config.js';
 const example = fileURLToPath(new URL('../../modelgate.example.yaml', import.meta.url));
 
 describe('delivery settings', () => {
-  it("defaults to DESIGN.md's schedule and a 10 s timeout", () => {
+  it('defaults to the documented schedule (docs/design.md#callbacks) and a 10 s timeout', () => {
     const settings = deliverySettingsFrom(loadConfig({}));
     expect(settings.retryScheduleMs).toEqual([
       5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,

@@ -1,6 +1,6 @@
 /**
  * Contract checks shared by the test/contract suites: every response is held to spec/openapi.yaml
- * (the status must be DECLARED for the operation) and to DESIGN.md (error `type` per status, body
+ * (the status must be DECLARED for the operation) and to docs/design.md#errors (error `type` per status, body
  * shape, x-request-id, Retry-After, x-ratelimit-*, x-modelgate-overhead-ms).
  *
  * @example
@@ -78,7 +78,7 @@ export function declaredStatuses(op: Operation): Set<number> {
   return new Set(Object.keys(operation.responses).map(Number));
 }
 
-/** DESIGN.md "Errors": the one `type` each status carries. */
+/** docs/design.md#errors: the one `type` each status carries. */
 export const TYPE_BY_STATUS: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
@@ -173,7 +173,7 @@ export interface ErrorExpectation extends HeaderExpectations {
 }
 
 /**
- * An error response held to the contract: declared status, DESIGN.md type for the status, the body
+ * An error response held to the contract: declared status, the type docs/design.md#errors gives the status, the body
  * shape of the path (vendor shape on /v1/messages), and the headers. Returns the `error` object.
  */
 export async function expectError(

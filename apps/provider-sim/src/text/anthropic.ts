@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §2 — Anthropic Messages (and the model list).
+// wire: docs/providers.md#2-anthropic — Anthropic Messages (and the model list).
 // Served at {sim}/anthropic (+ the real /v1/... paths). Any model works except ids starting
 // `unknown-` (404 not_found_error).
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §1 — OpenAI Chat Completions, legacy Completions, Models.
+// wire: docs/providers.md#1-openai — OpenAI Chat Completions, legacy Completions, Models.
 // Served at {sim}/openai/v1. Any model id works except ids starting `unknown-` (404 model_not_found).
 import { randomBytes } from 'node:crypto';
 import type { Ctx, ErrorSpec, Provider } from '../context.js';

@@ -1,4 +1,4 @@
-// Deterministic tool calling, shared by both wire protocols (PROVIDERS.md §1 tools/tool_calls,
+// Deterministic tool calling, shared by both wire protocols (docs/providers.md §1 tools/tool_calls,
 // §2 tools/tool_use). The "model" calls every offered tool whose name appears in the last user
 // text (the first offered tool when none does), only the first of them when parallel calls are
 // off, and the named tool when tool_choice names one. Arguments are built from the tool's JSON

@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §6 — BytePlus ModelArk (Seedance) content generation tasks.
+// wire: docs/providers.md#6-byteplus-modelark-seedance — BytePlus ModelArk (Seedance) content generation tasks.
 // Served at {sim}/byteplus/api/v3. Parameters are accepted as top-level fields or as the legacy
 // inline prompt flags (`--resolution 720p --duration 5 …`), both validated the same way.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';

@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §8 — Alibaba DashScope Wan (async video synthesis + task query).
+// wire: docs/providers.md#8-alibaba-cloud-dashscope-wan — Alibaba DashScope Wan (async video synthesis + task query).
 // Served at {sim}/dashscope/api/v1. Submit requires `X-DashScope-Async: enable`.
 // Cancel path `POST /tasks/{id}/cancel` is **unconfirmed** upstream; accepted here for PENDING tasks.
 import { randomUUID } from 'node:crypto';

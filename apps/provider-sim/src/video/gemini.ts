@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §4 — Google Veo 3.1 on the Gemini API (long-running operations).
+// wire: docs/providers.md#4-google-gemini-veo — Google Veo 3.1 on the Gemini API (long-running operations).
 // Served at {sim}/gemini/v1beta. Key in `x-goog-api-key` (or `?key=`); the result URI needs it too.
 // Cancel is unconfirmed upstream: `POST …/operations/{id}:cancel` is accepted here.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';

@@ -1,4 +1,4 @@
-// HS256 JWT verification for Kling (PROVIDERS.md §5): iss = access key, signed with the secret key,
+// HS256 JWT verification for Kling (docs/providers.md#5-kling): iss = access key, signed with the secret key,
 // exp/nbf checked. node:crypto only.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §5 — Kling official API. Served at {sim}/kling.
+// wire: docs/providers.md#5-kling — Kling official API. Served at {sim}/kling.
 // Auth: `Bearer <JWT>` signed HS256 with the configured secret key, iss = access key, exp/nbf
 // checked. Polls must use the submit's path kind (text2video vs image2video). No cancel.
 // `external_task_id` is unique per account (a second submit reusing one is refused) and the

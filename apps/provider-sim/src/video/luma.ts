@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §11a — Luma Dream Machine generations. Served at {sim}/luma/dream-machine/v1.
+// wire: docs/providers.md#11-luma-dream-machine — Luma Dream Machine generations. Served at {sim}/luma/dream-machine/v1.
 // `POST /generations/video` and the legacy `POST /generations` (**unconfirmed**) both work.
 // callback_url is validated but not called.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';

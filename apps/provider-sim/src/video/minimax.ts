@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §7 — MiniMax Hailuo: submit, query, then file retrieve → download_url.
+// wire: docs/providers.md#7-minimax-hailuo — MiniMax Hailuo: submit, query, then file retrieve → download_url.
 // Served at {sim}/minimax. Business errors come in `base_resp` with HTTP 200 (as upstream);
 // only injected faults (429/5xx) change the HTTP status. No cancel.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';

@@ -1,4 +1,4 @@
-// Every video provider the simulator serves, in PROVIDERS.md order (§3–§11).
+// Every video provider the simulator serves, in docs/providers.md order (§3–§11).
 import type { Provider } from '../context.js';
 import type { RouteDef } from '../router.js';
 import { byteplusProvider, byteplusRoutes } from './byteplus.js';

@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §10 — Runway image_to_video (gen4_turbo) and tasks.
+// wire: docs/providers.md#10-runway — Runway image_to_video (gen4_turbo) and tasks.
 // Served at {sim}/runway. Requires `X-Runway-Version: 2024-11-06`. promptImage must be HTTPS on a
 // domain (no IP) or a data URI, as upstream fetches only those.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';

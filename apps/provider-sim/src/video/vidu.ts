@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §9 — Vidu (text2video, img2video, start-end2video, reference2video).
+// wire: docs/providers.md#9-vidu — Vidu (text2video, img2video, start-end2video, reference2video).
 // Served at {sim}/vidu. Auth is `Authorization: Token <key>` (Bearer is refused).
 // Cancel works while the task is queued; cancelled tasks then read as `failed`.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';

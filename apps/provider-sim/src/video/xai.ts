@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §3 — xAI video generations (Grok Imagine Video). Served at {sim}/xai/v1.
+// wire: docs/providers.md#3-xai — xAI video generations (Grok Imagine Video). Served at {sim}/xai/v1.
 // Pending polls answer HTTP 202 with {status:"pending", progress}; no cancel route exists.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';
 import { authToken, badRequest, HttpError, isRecord } from '../errors.js';

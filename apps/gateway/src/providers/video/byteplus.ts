@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §6 — BytePlus ModelArk content generation tasks (Seedance).
+// wire: docs/providers.md#6-byteplus-modelark-seedance — BytePlus ModelArk content generation tasks (Seedance).
 // Source: docs.byteplus.com/docs/ModelArk/1520757 (create), /2291680 (2.0); new-api doubao adaptor.
 import {
   asRecord,

@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §8 — Alibaba DashScope Wan (async task header).
+// wire: docs/providers.md#8-alibaba-cloud-dashscope-wan — Alibaba DashScope Wan (async task header).
 // Source: alibabacloud.com/help/en/model-studio/text-to-video-api-reference, …/manage-asynchronous-tasks; new-api ali adaptor.
 import {
   asRecord,
@@ -97,7 +97,8 @@ export function createDashScopeAdapter(config: VideoProviderConfig): VideoAdapte
       }
     },
     async cancel(upstreamId) {
-      // Only PENDING tasks can be cancelled; the path is unconfirmed upstream (PROVIDERS.md §8).
+      // Only PENDING tasks can be cancelled; the path is unconfirmed upstream
+      // (docs/providers.md#8-alibaba-cloud-dashscope-wan).
       await api.post(`${taskPath(upstreamId)}/cancel`);
     },
     async download({ resultUrl }) {

@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §5 — Kling official API (HS256 JWT from access key + secret key).
+// wire: docs/providers.md#5-kling — Kling official API (HS256 JWT from access key + secret key).
 // Source: official Kling docs apiReference/commonInfo (JWT, errors), apiReference/model/imageToVideo; new-api kling adaptor.
 import { createHmac } from 'node:crypto';
 import { asRecord, fetchResult, providerApi, requireString } from './http.js';

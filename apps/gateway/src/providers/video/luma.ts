@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §11a — Luma Dream Machine API (`ray-2`).
+// wire: docs/providers.md#11-luma-dream-machine — Luma Dream Machine API (`ray-2`).
 // Source: lumalabs/lumaai-api openapi.yaml @2520034; lumalabs/lumaai-node src/resources/generations/*.ts @be2c3c4.
 import {
   asRecord,

@@ -1,5 +1,7 @@
-// wire: PROVIDERS.md §7 — MiniMax Hailuo video generation (query, then file retrieve).
-// Source: platform.minimax.io/docs/api-reference/video-generation-query.md, …/video-generation-download, …/errorcode.md.
+// wire: docs/providers.md#7-minimax-hailuo — MiniMax Hailuo video generation (query, then file retrieve).
+// Source: https://platform.minimax.io/docs/api-reference/video-generation-query,
+// https://platform.minimax.io/docs/api-reference/video-generation-download,
+// https://platform.minimax.io/docs/api-reference/errorcode.
 import {
   asRecord,
   bearerAuth,

@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §10 — Runway (X-Runway-Version header; gen4_turbo is image-to-video only).
+// wire: docs/providers.md#10-runway — Runway (X-Runway-Version header; gen4_turbo is image-to-video only).
 // Source: runwayml/sdk-node src/resources/image-to-video.ts, src/resources/tasks.ts, src/client.ts; docs.dev.runwayml.com/api-details/errors.
 import {
   asRecord,

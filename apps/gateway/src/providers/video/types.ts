@@ -1,6 +1,6 @@
 /**
  * The one interface every video provider adapter implements. Adapters are plain objects over
- * `fetch`: they speak one provider's real wire protocol (PROVIDERS.md §3–§11) and know nothing
+ * `fetch`: they speak one provider's real wire protocol (docs/providers.md §3–§11) and know nothing
  * about tasks, billing or the database.
  *
  * @example

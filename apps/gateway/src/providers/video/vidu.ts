@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §9 — Vidu (Authorization: Token <key>).
+// wire: docs/providers.md#9-vidu — Vidu (Authorization: Token <key>).
 // Source: platform.vidu.com/docs/text-to-video, /docs/get-generation, /docs/cancel-generation; new-api vidu adaptor.
 import { asRecord, fetchResult, imageAsUrlOrDataUri, providerApi, requireString } from './http.js';
 import { completed, failed } from './poll-results.js';

@@ -1,4 +1,4 @@
-// wire: PROVIDERS.md §3 — xAI video generations (Grok Imagine Video).
+// wire: docs/providers.md#3-xai — xAI video generations (Grok Imagine Video).
 // Source: xai-org/xai-sdk-ts spec/openapi.json (video paths), src/resources/videos.ts; xai-sdk-python video.py.
 import {
   asRecord,
