@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 
 const steps = [
   ['lint (biome)', 'pnpm', ['exec', 'biome', 'check', '.']],
+  // Every Markdown file and relative link the repository names must be in it (scripts/repo-references.mjs).
+  ['references stay inside the repository', 'pnpm', ['exec', 'vitest', 'run', '--dir', 'scripts']],
   existsSync('spec/openapi.yaml') && [
     'spec lint (redocly)',
     'pnpm',
