@@ -1,13 +1,10 @@
 /** Start a Node HTTP listener for a fetch handler and learn its real address (port 0 → chosen port). */
 
-import type { Server, ServerResponse } from 'node:http';
+import { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-// Evaluated when this module loads, before serve() swaps in the adapter's own Response class: a
-// plain Response carrying the adapter's "already sent" marker header.
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { answerClientError } from './http/client-error.js';
-import { nodeBodyOf, writeNodeBody } from './http/node-body.js';
+import { type NodeBindings, sendThroughNode } from './http/node-adapter.js';
 
 export interface Listener {
   server: Server;
@@ -51,34 +48,32 @@ function timeoutOptions({ headersTimeoutMs, requestTimeoutMs }: RequestTimeouts)
 export function listen(
   // `env` is @hono/node-server's `{ incoming, outgoing }`: pass it on to Hono (`c.env`) so
   // middleware can read the Node request without building a web Request.
-  fetch: (req: Request, env: unknown) => Response | Promise<Response>,
+  fetch: (req: Request, env: NodeBindings) => Response | Promise<Response>,
   port: number,
   host: string,
   timeouts: RequestTimeouts,
 ): Promise<Listener> {
-  // Responses with a NodeBody (streams) are written to the Node response here, after every
-  // middleware has had its say on status and headers.
-  const send = (res: Response, env: unknown): Response => {
-    const body = nodeBodyOf(res);
-    if (!body) return res;
-    writeNodeBody(res, body, (env as { outgoing: ServerResponse }).outgoing);
-    return RESPONSE_ALREADY_SENT;
-  };
-  const handler = (req: Request, env: unknown): Response | Promise<Response> => {
+  // Streamed answers are written to the Node response here, after every middleware has had its
+  // say on status and headers.
+  const handler = (req: Request, env: NodeBindings): Response | Promise<Response> => {
     const res = fetch(req, env);
-    return res instanceof Promise ? res.then((r) => send(r, env)) : send(res, env);
+    return res instanceof Promise
+      ? res.then((r) => sendThroughNode(r, env))
+      : sendThroughNode(res, env);
   };
   return new Promise((resolve, reject) => {
     const serverOptions = timeoutOptions(timeouts);
     const server = serve(
       { fetch: handler, port, hostname: host, serverOptions },
       (info: AddressInfo) => {
+        // serve() makes an HTTP/1.1 server unless told to create an HTTP/2 one.
+        if (!(server instanceof Server)) throw new Error('listen: expected an HTTP/1.1 server');
         resolve({
-          server: server as Server,
+          server,
           port: info.port,
           close: (deadlineMs = 30_000) =>
             new Promise<void>((done) => {
-              const s = server as Server;
+              const s = server;
               if (!s.listening) return done();
               const timer = setTimeout(() => s.closeAllConnections(), deadlineMs);
               // Keep-alive sockets become idle as their last response ends; close them as they do,
@@ -95,7 +90,7 @@ export function listen(
             }),
         });
       },
-    ) as unknown as Server;
+    );
     server.once('error', reject);
     server.on('clientError', answerClientError);
   });

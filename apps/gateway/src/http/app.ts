@@ -14,7 +14,7 @@ import { corsHeaders } from './middleware/cors.js';
 import { observe } from './middleware/observe.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { refuseNulInUrl } from './middleware/request-target.js';
-import { webBodyFallback } from './node-body.js';
+import { webStreamFallback } from './node-adapter.js';
 import { routeTable } from './route-table.js';
 import { type RouteGroup, routeGroups } from './routes/index.js';
 import { registerSystemRoutes } from './routes/system.js';
@@ -30,7 +30,7 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
 
   // Outermost, so it sees the Response after every other middleware: only does anything outside a
   // Node listener (app.request()), where streamed bodies need a web stream.
-  app.use('*', webBodyFallback());
+  app.use('*', webStreamFallback());
   app.use('*', observe(log, services.stdMetrics));
   app.use('*', closeIfBodyUnread());
   // Browsers (the web demo, any SPA) call the API cross-origin with the key in a header; no cookies

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError, badRequest } from './errors.js';
-import { takeArrivedBody } from './node-request.js';
+import { takeArrivedBody } from './node-adapter.js';
 import { findUnsafeText, mayHoldUnsafeText, unsafeTextError } from './unsafe-text.js';
 
 type Issue = z.core.$ZodIssue;

@@ -3,7 +3,7 @@
  * exactly units per token. Fractions round up so a request never costs less than its price.
  */
 import type { TextModel, TextPrice } from '../models/catalog.js';
-import type { ClientFormat } from './plan.js';
+import type { TextRequest } from './request.js';
 
 /**
  * @example
@@ -26,20 +26,18 @@ const COMPLETION_DEFAULT_MAX_TOKENS = 16;
  * what was really produced either way.
  *
  * @example
- * reservedOutputTokens('chat', { max_tokens: 9007199254740991 }, { maxOutputTokens: 4096 }); // 4096
- * reservedOutputTokens('completion', {}, { maxOutputTokens: 4096 }); // 16
+ * reservedOutputTokens({ format: 'chat', body: { model, messages, max_tokens: 2 ** 53 - 1 } }, { maxOutputTokens: 4096 }); // 4096
+ * reservedOutputTokens({ format: 'completion', body: { model, prompt: 'Hi' } }, { maxOutputTokens: 4096 }); // 16
  */
 export function reservedOutputTokens(
-  format: ClientFormat,
-  body: Record<string, unknown>,
+  request: TextRequest,
   model: Pick<TextModel, 'maxOutputTokens'>,
 ): number {
-  const asCount = (v: unknown) => (typeof v === 'number' && v > 0 ? v : null);
   const requested =
-    format === 'messages'
-      ? asCount(body.max_tokens)
-      : format === 'completion'
-        ? (asCount(body.max_tokens) ?? COMPLETION_DEFAULT_MAX_TOKENS)
-        : (asCount(body.max_completion_tokens) ?? asCount(body.max_tokens));
+    request.format === 'messages'
+      ? request.body.max_tokens
+      : request.format === 'completion'
+        ? (request.body.max_tokens ?? COMPLETION_DEFAULT_MAX_TOKENS)
+        : (request.body.max_completion_tokens ?? request.body.max_tokens);
   return Math.min(requested ?? model.maxOutputTokens, model.maxOutputTokens);
 }

@@ -5,12 +5,14 @@
  * inline images. Every other URL is passed on untouched for the provider to fetch.
  */
 
+import type { ImageBase64Source } from '@modelgate/core';
 import type { FilesService } from '../files/service.js';
 import { badRequest } from '../http/errors.js';
+import type { TextRequest } from './request.js';
 
 /** An image's bytes as both formats carry them inline. */
 export interface InlineImage {
-  mediaType: string;
+  mediaType: ImageBase64Source['media_type'];
   /** base64 */
   data: string;
 }
@@ -20,8 +22,15 @@ export type OwnImageLoader = (url: string, param: string) => Promise<InlineImage
 
 const FILE_PATH = /^\/files\/(file-[A-Za-z0-9]+)\.(png|jpg|webp|gif)$/;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The CDN address's extension names the file's type (the upload sniffed it). */
+const MEDIA_TYPES = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+} as const;
+
+const isCdnExtension = (ext: string): ext is keyof typeof MEDIA_TYPES => ext in MEDIA_TYPES;
 
 /**
  * @example
@@ -33,8 +42,9 @@ export function ownImageLoader(files: FilesService, cdnUrl: string): OwnImageLoa
   return async (url, param) => {
     if (!url.startsWith(`${base}/`)) return null;
     const match = FILE_PATH.exec(url.slice(base.length).split(/[?#]/)[0]!);
-    if (!match) return null;
-    const row = await files.lookupForCdn(match[1]!, match[2]!);
+    const ext = match?.[2];
+    if (!match || !ext || !isCdnExtension(ext)) return null;
+    const row = await files.lookupForCdn(match[1]!, ext);
     const stream = row ? await files.store.get(row.sha256) : null;
     if (!row || !stream) {
       throw badRequest(
@@ -45,7 +55,7 @@ export function ownImageLoader(files: FilesService, cdnUrl: string): OwnImageLoa
     }
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
-    return { mediaType: row.mime_type, data: Buffer.concat(chunks).toString('base64') };
+    return { mediaType: MEDIA_TYPES[ext], data: Buffer.concat(chunks).toString('base64') };
   };
 }
 
@@ -54,26 +64,19 @@ export function ownImageLoader(files: FilesService, cdnUrl: string): OwnImageLoa
  * a chat part's URL becomes a `data:` URL, a messages block's source a base64 source.
  *
  * @example
- * await inlineOwnImages('chat', body, load);
+ * await inlineOwnImages({ format: 'chat', body }, load);
  */
-export async function inlineOwnImages(
-  format: 'chat' | 'completion' | 'messages',
-  body: Record<string, unknown>,
-  load: OwnImageLoader,
-): Promise<void> {
-  if (format === 'completion' || !Array.isArray(body.messages)) return;
-  for (const [i, message] of body.messages.entries()) {
-    if (!isRecord(message) || !Array.isArray(message.content)) continue;
+export async function inlineOwnImages(request: TextRequest, load: OwnImageLoader): Promise<void> {
+  if (request.format === 'completion') return;
+  for (const [i, message] of request.body.messages.entries()) {
+    if (!Array.isArray(message.content)) continue;
     for (const [j, part] of message.content.entries()) {
-      if (!isRecord(part)) continue;
       const param = `messages.${i}.content.${j}`;
-      if (part.type === 'image_url' && isRecord(part.image_url)) {
-        const url = part.image_url.url;
-        const image = typeof url === 'string' ? await load(url, `${param}.image_url.url`) : null;
+      if (part.type === 'image_url') {
+        const image = await load(part.image_url.url, `${param}.image_url.url`);
         if (image) part.image_url.url = `data:${image.mediaType};base64,${image.data}`;
-      } else if (part.type === 'image' && isRecord(part.source) && part.source.type === 'url') {
-        const url = part.source.url;
-        const image = typeof url === 'string' ? await load(url, `${param}.source.url`) : null;
+      } else if (part.type === 'image' && part.source.type === 'url') {
+        const image = await load(part.source.url, `${param}.source.url`);
         if (image) part.source = { type: 'base64', media_type: image.mediaType, data: image.data };
       }
     }

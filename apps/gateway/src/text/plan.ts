@@ -15,7 +15,6 @@ import { AnthropicPassthroughStream, OpenAiPassthroughStream } from '../translat
 import {
   anthropicToChatRequest,
   chatToAnthropicRequest,
-  checkChatMessages,
   completionToChatRequest,
 } from '../translate/request.js';
 import {
@@ -37,15 +36,13 @@ import {
 } from '../translate/stream.js';
 import type {
   AnthropicMessage,
-  AnthropicRequest,
   AnthropicStreamEvent,
+  ChatRequest,
+  CompletionRequest,
+  MessagesRequest,
   OpenAiChatCompletion,
-  OpenAiChatRequest,
-  OpenAiCompletionRequest,
 } from '../translate/wire.js';
-
-/** The API surface a request arrived on. */
-export type ClientFormat = 'chat' | 'completion' | 'messages';
+import { type TextRequest, wantsStreamUsage } from './request.js';
 
 /** Usage as read from a complete non-streaming upstream response. */
 export interface ResponseUsage {
@@ -149,67 +146,66 @@ const readAnthropic = (event: SseEvent): AnthropicStreamEvent | null =>
  * Plans the upstream call for a validated client request on one deployment.
  *
  * @example
- * const plan = planUpstream('messages', body, deployment, model, { includeUsage: false });
+ * const plan = planUpstream({ format: 'messages', body }, deployment, model);
  * await deployment.provider.send({ operation: plan.operation, body: plan.body });
  */
 export function planUpstream(
-  format: ClientFormat,
-  request: Record<string, unknown>,
+  request: TextRequest,
   deployment: TextDeployment,
   model: TextModel,
-  options: { includeUsage: boolean },
 ): UpstreamPlan {
   const upstreamModel = deployment.upstreamModel;
-  const kind = deployment.provider.kind;
-  if (kind === 'openai') {
-    if (format === 'chat' || format === 'completion') {
-      // Same rules as on the translated path, so a bad tool message is our 400 on every model.
-      if (format === 'chat') checkChatMessages((request as OpenAiChatRequest).messages);
-      const streamFormat = format;
-      return {
-        operation: format === 'chat' ? 'chat' : 'completions',
-        body: withStreamUsage({ ...(request as OpenAiChatRequest), model: upstreamModel }),
-        passthrough: true,
-        dropped: [],
-        respond: (upstream) => ({ body: upstream, usage: openAiUsage(upstream) }),
-        stream: () =>
-          pipe(
-            new OpenAiPassthroughStream({
-              includeUsage: options.includeUsage,
-              format: streamFormat,
-            }),
-            (event) => event,
-          ),
-      };
-    }
+  const includeUsage = wantsStreamUsage(request);
+  if (deployment.provider.kind === 'openai') {
+    if (request.format === 'messages') return messagesToChatPlan(request.body, upstreamModel);
+    const format = request.format;
     return {
-      operation: 'chat',
-      body: anthropicToChatRequest(request as unknown as AnthropicRequest, upstreamModel),
-      passthrough: false,
-      dropped: droppedFields(request, MESSAGES_TO_CHAT),
-      respond: (upstream) => {
-        const message = anthropicMessageFromChat(upstream as OpenAiChatCompletion);
-        return { body: message, usage: anthropicUsage(message) };
-      },
-      stream: (estimatedInputTokens) =>
-        pipe(new OpenAiToAnthropicStream({ estimatedInputTokens }), readOpenAi),
+      operation: format === 'chat' ? 'chat' : 'completions',
+      body: withStreamUsage({ ...request.body, model: upstreamModel }),
+      passthrough: true,
+      dropped: [],
+      respond: (upstream) => ({ body: upstream, usage: openAiUsage(upstream) }),
+      stream: () => pipe(new OpenAiPassthroughStream({ includeUsage, format }), (event) => event),
     };
   }
-
-  if (format === 'messages') {
+  if (request.format === 'messages') {
     return {
       operation: 'messages',
-      body: { ...request, model: upstreamModel },
+      body: { ...request.body, model: upstreamModel },
       passthrough: true,
       dropped: [],
       respond: (upstream) => ({ body: upstream, usage: anthropicUsage(upstream) }),
       stream: () => pipe(new AnthropicPassthroughStream(), (event) => event),
     };
   }
-  const chat =
-    format === 'chat'
-      ? (request as OpenAiChatRequest)
-      : completionToChatRequest(request as unknown as OpenAiCompletionRequest);
+  return chatToMessagesPlan(request, model, upstreamModel, includeUsage);
+}
+
+/** A messages request on an OpenAI-format upstream. */
+function messagesToChatPlan(body: MessagesRequest, upstreamModel: string): UpstreamPlan {
+  return {
+    operation: 'chat',
+    body: anthropicToChatRequest(body, upstreamModel),
+    passthrough: false,
+    dropped: droppedFields(body, MESSAGES_TO_CHAT),
+    respond: (upstream) => {
+      const message = anthropicMessageFromChat(upstream as OpenAiChatCompletion);
+      return { body: message, usage: anthropicUsage(message) };
+    },
+    stream: (estimatedInputTokens) =>
+      pipe(new OpenAiToAnthropicStream({ estimatedInputTokens }), readOpenAi),
+  };
+}
+
+/** A chat or legacy completion request on a messages-format upstream. */
+function chatToMessagesPlan(
+  request: Exclude<TextRequest, { format: 'messages' }>,
+  model: TextModel,
+  upstreamModel: string,
+  includeUsage: boolean,
+): UpstreamPlan {
+  const format = request.format;
+  const chat = format === 'chat' ? request.body : completionToChatRequest(request.body);
   // A response_format asked for with a forced tool: that tool's input is the answer's text.
   const formatPlan = responseFormatPlan(chat);
   const answerTool = formatPlan && 'tool' in formatPlan ? formatPlan.tool.name : null;
@@ -227,7 +223,10 @@ export function planUpstream(
     operation: 'messages',
     body: chatToAnthropicRequest(chat, { upstreamModel, defaultMaxTokens: model.maxOutputTokens }),
     passthrough: false,
-    dropped: droppedFields(request, format === 'chat' ? CHAT_TO_MESSAGES : COMPLETION_TO_MESSAGES),
+    dropped: droppedFields(
+      request.body,
+      format === 'chat' ? CHAT_TO_MESSAGES : COMPLETION_TO_MESSAGES,
+    ),
     respond: (upstream) => {
       const message = fromUpstream(upstream as AnthropicMessage);
       const body =
@@ -236,13 +235,6 @@ export function planUpstream(
           : textCompletionFromAnthropic(message);
       return { body, usage: anthropicUsage(message) };
     },
-    stream: () =>
-      pipe(
-        new AnthropicToOpenAiStream({
-          includeUsage: options.includeUsage,
-          format: format === 'chat' ? 'chat' : 'completion',
-        }),
-        readEvent(),
-      ),
+    stream: () => pipe(new AnthropicToOpenAiStream({ includeUsage, format }), readEvent()),
   };
 }

@@ -1,9 +1,10 @@
 /**
  * Token counts for metering. The reservation uses a cheap character estimate (it is corrected at
  * settlement); a stream cut short is billed from a real tokenizer count of what was produced
- * (DESIGN.md Text generation), with gpt-tokenizer loaded on first use so the hot path never pays
+ * (docs/design.md), with gpt-tokenizer loaded on first use so the hot path never pays
  * for its vocabulary.
  */
+import type { TextRequest } from './request.js';
 
 /** Per-message framing tokens in chat formats (role markers), as OpenAI documents ~3–4. */
 const TOKENS_PER_MESSAGE = 4;
@@ -75,35 +76,54 @@ export async function countTokens(text: string): Promise<number> {
  * (name, description, schema), tool calls in earlier turns and tool results are input too: the
  * upstream bills them, so the reservation and a fallback count include them as JSON text.
  */
-export function promptOf(
-  format: 'chat' | 'completion' | 'messages',
-  body: Record<string, unknown>,
-): { text: string; parts: string[]; messages: number } {
+export function promptOf(request: TextRequest): {
+  text: string;
+  parts: string[];
+  messages: number;
+} {
   const parts: string[] = [];
-  const add = (content: unknown) => {
-    if (typeof content === 'string') parts.push(content);
-    else if (Array.isArray(content)) {
-      for (const part of content) {
-        const block = part as { type?: unknown; text?: unknown; content?: unknown };
-        if (typeof block.text === 'string') parts.push(block.text);
-        else if (block.type === 'tool_result') add(block.content);
-        else if (block.type === 'tool_use') parts.push(JSON.stringify(part));
+  if (request.format === 'completion') {
+    const { prompt } = request.body;
+    parts.push(typeof prompt === 'string' ? prompt : prompt.join(''));
+    return { text: parts[0]!, parts, messages: 1 };
+  }
+  if (request.body.tools && request.body.tools.length > 0) {
+    parts.push(JSON.stringify(request.body.tools));
+  }
+  let system = 0;
+  if (request.format === 'messages') {
+    const body = request.body;
+    if (body.system) {
+      system = 1;
+      addContent(parts, body.system);
+    }
+    for (const message of body.messages) addContent(parts, message.content);
+  } else {
+    for (const message of request.body.messages) {
+      if (message.content) addContent(parts, message.content);
+      if (message.role === 'assistant' && message.tool_calls && message.tool_calls.length > 0) {
+        parts.push(JSON.stringify(message.tool_calls));
       }
     }
-  };
-  if (format === 'completion') {
-    add(Array.isArray(body.prompt) ? body.prompt.join('') : body.prompt);
-    return { text: parts.join('\n'), parts, messages: 1 };
   }
-  if (format === 'messages') add(body.system);
-  if (Array.isArray(body.tools) && body.tools.length > 0) parts.push(JSON.stringify(body.tools));
-  const messages = Array.isArray(body.messages) ? body.messages : [];
-  for (const message of messages) {
-    const { content, tool_calls: calls } = message as { content?: unknown; tool_calls?: unknown };
-    add(content);
-    if (Array.isArray(calls) && calls.length > 0) parts.push(JSON.stringify(calls));
+  return { text: parts.join('\n'), parts, messages: request.body.messages.length + system };
+}
+
+/** A content block of either format, as far as counting its text goes. */
+type CountedBlock = { type: string; text?: string; content?: string | CountedBlock[] };
+
+/** The text pieces of a message's content: text parts, tool results' text, tool uses as JSON. */
+function addContent(parts: string[], content: string | readonly CountedBlock[]): void {
+  if (typeof content === 'string') {
+    parts.push(content);
+    return;
   }
-  return { text: parts.join('\n'), parts, messages: messages.length + (body.system ? 1 : 0) };
+  for (const block of content) {
+    if (typeof block.text === 'string') parts.push(block.text);
+    else if (block.type === 'tool_result' && block.content !== undefined) {
+      addContent(parts, block.content);
+    } else if (block.type === 'tool_use') parts.push(JSON.stringify(block));
+  }
 }
 
 /**
@@ -112,25 +132,19 @@ export function promptOf(
  * tokenizer's count of the prompt text plus the per-message framing.
  *
  * @example
- * await countInputTokens('chat', { messages: [{ role: 'user', content: 'Hello' }] }); // 1 + 3 + 3
+ * await countInputTokens({ format: 'chat', body: { model, messages: [{ role: 'user', content: 'Hello' }] } }); // 1 + 3 + 3
  */
-export async function countInputTokens(
-  format: 'chat' | 'completion' | 'messages',
-  body: Record<string, unknown>,
-): Promise<number> {
-  const prompt = promptOf(format, body);
+export async function countInputTokens(request: TextRequest): Promise<number> {
+  const prompt = promptOf(request);
   // Each piece on its own, as the upstream counts each message's content on its own.
   let text = 0;
   for (const part of prompt.parts) text += await countTokens(part);
-  if (format === 'completion') return text;
+  if (request.format === 'completion') return text;
   return text + prompt.messages * FRAMING_PER_MESSAGE + REPLY_PRIMING;
 }
 
 /** Estimated input tokens of a request, for the reservation. */
-export function estimateInputTokens(
-  format: 'chat' | 'completion' | 'messages',
-  body: Record<string, unknown>,
-): number {
-  const prompt = promptOf(format, body);
+export function estimateInputTokens(request: TextRequest): number {
+  const prompt = promptOf(request);
   return estimateTokens(prompt.text) + prompt.messages * TOKENS_PER_MESSAGE + 3;
 }

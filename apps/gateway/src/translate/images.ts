@@ -4,7 +4,11 @@
  * `{type:'url'}` or `{type:'base64', media_type, data}`. A data URL and a base64 source are the
  * same thing spelt twice, so the mapping is lossless apart from chat's `detail` hint.
  */
-import type { AnthropicImageBlock, AnthropicImageSource, OpenAiImagePart } from './wire.js';
+import type { ImageBase64Source, ImageBlock } from '@modelgate/core';
+import { badRequest } from '../http/errors.js';
+import type { ChatImagePart } from './wire.js';
+
+type ImageSource = ImageBlock['source'];
 
 /** `data:<media type>;base64,<data>`, the only data-URL form image parts use. */
 const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+);base64,(.*)$/is;
@@ -15,23 +19,42 @@ const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+);base64,(.*)$/is;
  * @example
  * imageSourceOfUrl('data:image/png;base64,iVBO'); // { type: 'base64', media_type: 'image/png', data: 'iVBO' }
  */
-export function imageSourceOfUrl(url: string): AnthropicImageSource {
+export function imageSourceOfUrl(url: string): ImageSource {
   const match = DATA_URL.exec(url);
-  if (match) return { type: 'base64', media_type: match[1]!.toLowerCase(), data: match[2]! };
-  return { type: 'url', url };
+  if (!match) return { type: 'url', url };
+  const mediaType = match[1]!.toLowerCase();
+  if (!isImageMediaType(mediaType)) {
+    throw badRequest(
+      `An image of type ${mediaType} cannot be sent to this model; use JPEG, PNG, GIF or WebP.`,
+      null,
+      'unsupported_image_type',
+    );
+  }
+  return { type: 'base64', media_type: mediaType, data: match[2]! };
+}
+
+const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+]);
+
+function isImageMediaType(type: string): type is ImageBase64Source['media_type'] {
+  return IMAGE_MEDIA_TYPES.has(type);
 }
 
 /** The URL of a source: a data URL for base64 data. */
-export function urlOfImageSource(source: AnthropicImageSource): string {
+export function urlOfImageSource(source: ImageSource): string {
   return source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
 }
 
 /** A chat image part → a messages image block (`detail` has no equivalent and is dropped). */
-export function imageBlockOfPart(part: OpenAiImagePart): AnthropicImageBlock {
+export function imageBlockOfPart(part: ChatImagePart): ImageBlock {
   return { type: 'image', source: imageSourceOfUrl(part.image_url.url) };
 }
 
 /** A messages image block → a chat image part. */
-export function imagePartOfBlock(block: AnthropicImageBlock): OpenAiImagePart {
+export function imagePartOfBlock(block: ImageBlock): ChatImagePart {
   return { type: 'image_url', image_url: { url: urlOfImageSource(block.source) } };
 }

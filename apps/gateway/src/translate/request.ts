@@ -8,25 +8,27 @@
  * blocks in a user turn, `tool_choice` and `parallel_tool_calls` ⇄ `tool_choice` with
  * `disable_parallel_tool_use`.
  */
+
+import type {
+  ChatToolCall,
+  RequestContentBlock,
+  ToolResultBlock,
+  ToolUseBlock,
+} from '@modelgate/core';
 import { badRequest } from '../http/errors.js';
 import { imageBlockOfPart, imagePartOfBlock } from './images.js';
 import { responseFormatPlan } from './response-format.js';
 import type {
-  AnthropicBlock,
-  AnthropicImageBlock,
-  AnthropicMessageParam,
-  AnthropicRequest,
-  AnthropicTool,
-  AnthropicToolChoice,
-  AnthropicToolResultBlock,
-  AnthropicToolUseBlock,
-  OpenAiChatRequest,
-  OpenAiCompletionRequest,
-  OpenAiContentPart,
-  OpenAiMessage,
-  OpenAiTool,
-  OpenAiToolCall,
-  OpenAiToolChoice,
+  ChatContentPart,
+  ChatMessage,
+  ChatRequest,
+  ChatTool,
+  ChatToolChoice,
+  CompletionRequest,
+  MessageParam,
+  MessagesRequest,
+  MessagesTool,
+  MessagesToolChoice,
 } from './wire.js';
 
 /** What a translation needs from the model catalogue. */
@@ -43,59 +45,27 @@ const ANTHROPIC_MAX_TEMPERATURE = 1;
 const OPENAI_MAX_STOP = 4;
 
 /** Joins a chat message's content (string or text parts) into plain text. */
-export function chatContentText(content: OpenAiMessage['content']): string {
+export function chatContentText(content: ChatMessage['content']): string {
   if (content == null) return '';
   if (typeof content === 'string') return content;
   return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-function toAnthropicBlocks(content: OpenAiMessage['content']): AnthropicMessageParam['content'] {
+function toAnthropicBlocks(content: ChatMessage['content']): MessageParam['content'] {
   if (content == null) return '';
   if (typeof content === 'string') return content;
   return content.map(
-    (part): AnthropicBlock =>
+    (part): RequestContentBlock =>
       part.type === 'image_url' ? imageBlockOfPart(part) : { type: 'text', text: part.text },
   );
 }
 
-function asBlockArray(content: AnthropicMessageParam['content']): AnthropicBlock[] {
+function asBlockArray(content: MessageParam['content']): RequestContentBlock[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
 
-/**
- * The per-role rules of chat messages: a `tool` message names the call it answers, and only an
- * assistant message that made tool calls may go without content. The spec encodes them (one
- * schema per role) and request validation refuses such bodies first; the translation keeps this
- * as its own precondition, since it also takes bodies that never went through validation.
- *
- * @example
- * checkChatMessages([{ role: 'tool', content: '18' }]); // throws 400, param messages.0.tool_call_id
- */
-export function checkChatMessages(messages: readonly OpenAiMessage[]): void {
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!;
-    if (message.role === 'tool' && !message.tool_call_id) {
-      throw badRequest(
-        `Missing required field: messages.${i}.tool_call_id (a tool message answers one call).`,
-        `messages.${i}.tool_call_id`,
-        'missing_field',
-      );
-    }
-    if (message.content == null) {
-      const toolCalls = message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0;
-      if (!toolCalls) {
-        throw badRequest(
-          `Missing required field: messages.${i}.content (only an assistant message with tool_calls may omit it).`,
-          `messages.${i}.content`,
-          'missing_field',
-        );
-      }
-    }
-  }
-}
-
 /** A tool call's arguments (JSON text) as the input object Anthropic requires. */
-function toolInput(call: OpenAiToolCall, param: string): Record<string, unknown> {
+function toolInput(call: ChatToolCall, param: string): Record<string, unknown> {
   const text = call.function.arguments.trim();
   if (text === '') return {};
   let input: unknown;
@@ -114,14 +84,17 @@ function toolInput(call: OpenAiToolCall, param: string): Record<string, unknown>
   return input as Record<string, unknown>;
 }
 
-function assistantBlocks(message: OpenAiMessage, index: number): AnthropicMessageParam['content'] {
+function assistantBlocks(
+  message: Extract<ChatMessage, { role: 'assistant' }>,
+  index: number,
+): MessageParam['content'] {
   const content = toAnthropicBlocks(message.content);
   const calls = message.tool_calls ?? [];
   if (calls.length === 0) return content;
-  const blocks: AnthropicBlock[] =
+  const blocks: RequestContentBlock[] =
     content === '' ? [] : asBlockArray(content).filter((b) => b.type !== 'text' || b.text !== '');
   calls.forEach((call, j) => {
-    const use: AnthropicToolUseBlock = {
+    const use: ToolUseBlock = {
       type: 'tool_use',
       id: call.id,
       name: call.function.name,
@@ -132,17 +105,17 @@ function assistantBlocks(message: OpenAiMessage, index: number): AnthropicMessag
   return blocks;
 }
 
-function toolResultBlock(message: OpenAiMessage): AnthropicToolResultBlock {
+function toolResultBlock(message: Extract<ChatMessage, { role: 'tool' }>): ToolResultBlock {
   return {
     type: 'tool_result',
-    tool_use_id: message.tool_call_id ?? '',
+    tool_use_id: message.tool_call_id,
     content: chatContentText(message.content),
   };
 }
 
-function anthropicTools(tools: readonly OpenAiTool[]): AnthropicTool[] {
+function anthropicTools(tools: readonly ChatTool[]): MessagesTool[] {
   return tools.map(({ function: fn }) => {
-    const tool: AnthropicTool = {
+    const tool: MessagesTool = {
       name: fn.name,
       // Anthropic requires a schema; a function without parameters takes none.
       input_schema: fn.parameters ?? { type: 'object', properties: {} },
@@ -153,9 +126,9 @@ function anthropicTools(tools: readonly OpenAiTool[]): AnthropicTool[] {
 }
 
 function anthropicToolChoice(
-  choice: OpenAiToolChoice | undefined,
+  choice: ChatToolChoice | undefined,
   parallel: boolean | null | undefined,
-): AnthropicToolChoice | undefined {
+): MessagesToolChoice | undefined {
   const single = parallel === false ? { disable_parallel_tool_use: true } : {};
   if (choice === undefined) return parallel === false ? { type: 'auto', ...single } : undefined;
   if (choice === 'none') return { type: 'none' };
@@ -182,12 +155,11 @@ export function stopList(stop: string | string[] | null | undefined): string[] |
  * //     max_tokens: 1024, temperature: 1 }
  */
 export function chatToAnthropicRequest(
-  request: OpenAiChatRequest,
+  request: ChatRequest,
   target: TranslationTarget,
-): AnthropicRequest {
-  checkChatMessages(request.messages);
+): MessagesRequest {
   const system: string[] = [];
-  const messages: AnthropicMessageParam[] = [];
+  const messages: MessageParam[] = [];
   request.messages.forEach((message, index) => {
     if (message.role === 'system' || message.role === 'developer') {
       system.push(chatContentText(message.content));
@@ -196,7 +168,7 @@ export function chatToAnthropicRequest(
     // A tool message is a tool_result block in a user turn; consecutive results (parallel
     // calls) merge into one turn below, ahead of any user text, as Anthropic requires.
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const content: AnthropicMessageParam['content'] =
+    const content: MessageParam['content'] =
       message.role === 'tool'
         ? [toolResultBlock(message)]
         : message.role === 'assistant'
@@ -211,7 +183,7 @@ export function chatToAnthropicRequest(
     }
   });
 
-  const out: AnthropicRequest = {
+  const out: MessagesRequest = {
     model: target.upstreamModel,
     max_tokens: request.max_completion_tokens ?? request.max_tokens ?? target.defaultMaxTokens,
     messages,
@@ -245,9 +217,9 @@ export function chatToAnthropicRequest(
  * Legacy completion request → chat request (the prompt becomes one user message), used when
  * the upstream has no /completions (Anthropic).
  */
-export function completionToChatRequest(request: OpenAiCompletionRequest): OpenAiChatRequest {
+export function completionToChatRequest(request: CompletionRequest): ChatRequest {
   const prompt = Array.isArray(request.prompt) ? request.prompt.join('') : request.prompt;
-  const out: OpenAiChatRequest = {
+  const out: ChatRequest = {
     model: request.model,
     messages: [{ role: 'user', content: prompt }],
     // The legacy endpoint's documented default is 16 tokens (PROVIDERS.md §1).
@@ -262,16 +234,16 @@ export function completionToChatRequest(request: OpenAiCompletionRequest): OpenA
   return out;
 }
 
-function anthropicContentText(content: AnthropicMessageParam['content']): string {
+function anthropicContentText(content: MessageParam['content']): string {
   if (typeof content === 'string') return content;
   return content.map((block) => (block.type === 'text' ? String(block.text ?? '') : '')).join('');
 }
 
-function toChatContent(blocks: readonly AnthropicBlock[]): OpenAiMessage['content'] {
-  const parts: OpenAiContentPart[] = [];
+function toChatContent(blocks: readonly RequestContentBlock[]): ChatContentPart[] | string {
+  const parts: ChatContentPart[] = [];
   for (const block of blocks) {
-    if (block.type === 'text') parts.push({ type: 'text', text: String(block.text ?? '') });
-    else if (block.type === 'image') parts.push(imagePartOfBlock(block as AnthropicImageBlock));
+    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+    else if (block.type === 'image') parts.push(imagePartOfBlock(block));
   }
   const only = parts.length === 1 ? parts[0]! : null;
   if (only?.type === 'text') return only.text;
@@ -283,20 +255,21 @@ function toChatContent(blocks: readonly AnthropicBlock[]): OpenAiMessage['conten
  * user turn's tool_result blocks become `tool` messages, placed first because a tool message must
  * directly follow the assistant message that made the calls.
  */
-function chatMessagesOf(message: AnthropicMessageParam): OpenAiMessage[] {
-  if (typeof message.content === 'string')
-    return [{ role: message.role, content: message.content }];
+function chatMessagesOf(message: MessageParam): ChatMessage[] {
+  if (typeof message.content === 'string') {
+    const content = message.content;
+    return [message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content }];
+  }
   const blocks = message.content;
   if (message.role === 'assistant') {
-    const calls: OpenAiToolCall[] = [];
-    const text: AnthropicBlock[] = [];
+    const calls: ChatToolCall[] = [];
+    const text: RequestContentBlock[] = [];
     for (const block of blocks) {
       if (block.type === 'tool_use') {
-        const use = block as AnthropicToolUseBlock;
         calls.push({
-          id: use.id,
+          id: block.id,
           type: 'function',
-          function: { name: use.name, arguments: JSON.stringify(use.input ?? {}) },
+          function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
         });
       } else text.push(block);
     }
@@ -305,14 +278,14 @@ function chatMessagesOf(message: AnthropicMessageParam): OpenAiMessage[] {
     const empty = content === '' || (Array.isArray(content) && content.length === 0);
     return [{ role: 'assistant', content: empty ? null : content, tool_calls: calls }];
   }
-  const out: OpenAiMessage[] = [];
-  const rest: AnthropicBlock[] = [];
+  const out: ChatMessage[] = [];
+  const rest: RequestContentBlock[] = [];
   for (const block of blocks) {
     if (block.type !== 'tool_result') {
       rest.push(block);
       continue;
     }
-    const result = block as AnthropicToolResultBlock;
+    const result = block;
     const text = anthropicContentText(result.content ?? '');
     // Chat has no error flag on a tool result: say it in the text the model reads.
     out.push({
@@ -325,15 +298,15 @@ function chatMessagesOf(message: AnthropicMessageParam): OpenAiMessage[] {
   return out;
 }
 
-function chatTools(tools: readonly AnthropicTool[]): OpenAiTool[] {
+function chatTools(tools: readonly MessagesTool[]): ChatTool[] {
   return tools.map((tool) => {
-    const fn: OpenAiTool['function'] = { name: tool.name, parameters: tool.input_schema };
+    const fn: ChatTool['function'] = { name: tool.name, parameters: tool.input_schema };
     if (tool.description !== undefined) fn.description = tool.description;
     return { type: 'function', function: fn };
   });
 }
 
-function chatToolChoice(choice: AnthropicToolChoice): OpenAiToolChoice {
+function chatToolChoice(choice: MessagesToolChoice): ChatToolChoice {
   switch (choice.type) {
     case 'none':
       return 'none';
@@ -357,16 +330,16 @@ function chatToolChoice(choice: AnthropicToolChoice): OpenAiToolChoice {
  * //     { role: 'user', content: 'Hi' }], max_tokens: 64, stop: ['END'] }
  */
 export function anthropicToChatRequest(
-  request: AnthropicRequest,
+  request: MessagesRequest,
   upstreamModel: string,
-): OpenAiChatRequest {
-  const messages: OpenAiMessage[] = [];
+): ChatRequest {
+  const messages: ChatMessage[] = [];
   if (request.system != null) {
-    const text = anthropicContentText(request.system as AnthropicMessageParam['content']);
+    const text = anthropicContentText(request.system as MessageParam['content']);
     if (text !== '') messages.push({ role: 'system', content: text });
   }
   for (const message of request.messages) messages.push(...chatMessagesOf(message));
-  const out: OpenAiChatRequest = {
+  const out: ChatRequest = {
     model: upstreamModel,
     messages,
     max_tokens: request.max_tokens,

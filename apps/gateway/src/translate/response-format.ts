@@ -11,12 +11,12 @@ import type {
   AnthropicBlock,
   AnthropicMessage,
   AnthropicStreamEvent,
-  AnthropicTool,
-  OpenAiChatRequest,
+  ChatRequest,
+  MessagesTool,
 } from './wire.js';
 
 /** How a response_format is asked for: a forced tool, or words in the system prompt. */
-export type ResponseFormatPlan = { tool: AnthropicTool } | { instruction: string };
+export type ResponseFormatPlan = { tool: MessagesTool } | { instruction: string };
 
 /** The forced tool's name for `json_object` (any object). */
 const JSON_OBJECT_TOOL = 'json_object';
@@ -32,7 +32,7 @@ const isObjectSchema = (schema: Record<string, unknown>) =>
  *   json_schema: { name: 'city', schema: { type: 'object' } } } });
  * // → { tool: { name: 'city', description: …, input_schema: { type: 'object' } } }
  */
-export function responseFormatPlan(request: OpenAiChatRequest): ResponseFormatPlan | null {
+export function responseFormatPlan(request: ChatRequest): ResponseFormatPlan | null {
   const format = request.response_format;
   if (!format || format.type === 'text') return null;
   const hasTools = (request.tools?.length ?? 0) > 0;

@@ -1,23 +1,39 @@
 /**
- * The upstream wire shapes the translators read and write (PROVIDERS.md §1 OpenAI, §2 Anthropic).
- * These describe what the providers speak, not our API (whose types come from @modelgate/core):
- * only the fields translation touches are named, everything else passes through as unknown.
+ * The shapes the translators read and write. Requests are the spec's own types (generated in
+ * @modelgate/core): our API speaks the OpenAI and Anthropic formats, so a body sent upstream has
+ * the same type as the client's. Responses and stream events are read from the providers, which
+ * may send more than our spec names: only the fields translation touches are named here,
+ * everything else passes through as unknown.
  */
+import type {
+  ChatContentPart,
+  ChatImagePart,
+  ChatMessage,
+  ChatResponseFormat,
+  ChatTool,
+  ChatToolChoice,
+  CreateChatCompletionRequest,
+  CreateCompletionRequest,
+  CreateMessageRequest,
+  MessageParam,
+  MessagesTool,
+  MessagesToolChoice,
+} from '@modelgate/core';
 
-export type OpenAiRole = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-
-export interface OpenAiTextPart {
-  type: 'text';
-  text: string;
-}
-
-/** An image part of a chat message: an http(s) URL or a `data:` URL. */
-export interface OpenAiImagePart {
-  type: 'image_url';
-  image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
-}
-
-export type OpenAiContentPart = OpenAiTextPart | OpenAiImagePart;
+export type ChatRequest = CreateChatCompletionRequest;
+export type CompletionRequest = CreateCompletionRequest;
+export type MessagesRequest = CreateMessageRequest;
+export type {
+  ChatContentPart,
+  ChatImagePart,
+  ChatMessage,
+  ChatResponseFormat,
+  ChatTool,
+  ChatToolChoice,
+  MessageParam,
+  MessagesTool,
+  MessagesToolChoice,
+};
 
 /** A function call the assistant made (response `message.tool_calls`, request assistant turns). */
 export interface OpenAiToolCall {
@@ -32,77 +48,6 @@ export interface OpenAiToolCallDelta {
   id?: string;
   type?: 'function';
   function?: { name?: string; arguments?: string };
-}
-
-export interface OpenAiMessage {
-  role: OpenAiRole;
-  content?: string | OpenAiContentPart[] | null;
-  name?: string;
-  tool_calls?: OpenAiToolCall[];
-  tool_call_id?: string;
-  [extra: string]: unknown;
-}
-
-/** A function tool definition (`tools[]`). */
-export interface OpenAiTool {
-  type: 'function';
-  function: {
-    name: string;
-    description?: string;
-    parameters?: Record<string, unknown>;
-    strict?: boolean | null;
-  };
-}
-
-export type OpenAiToolChoice =
-  | 'none'
-  | 'auto'
-  | 'required'
-  | { type: 'function'; function: { name: string } };
-
-/** `response_format` of a chat request. */
-export type OpenAiResponseFormat =
-  | { type: 'text' }
-  | { type: 'json_object' }
-  | {
-      type: 'json_schema';
-      json_schema: {
-        name: string;
-        description?: string;
-        schema?: Record<string, unknown>;
-        strict?: boolean | null;
-      };
-    };
-
-export interface OpenAiChatRequest {
-  model: string;
-  messages: OpenAiMessage[];
-  max_tokens?: number | null;
-  max_completion_tokens?: number | null;
-  temperature?: number | null;
-  top_p?: number | null;
-  stop?: string | string[] | null;
-  stream?: boolean | null;
-  stream_options?: { include_usage?: boolean | null; [extra: string]: unknown } | null;
-  user?: string;
-  tools?: OpenAiTool[];
-  tool_choice?: OpenAiToolChoice;
-  parallel_tool_calls?: boolean;
-  response_format?: OpenAiResponseFormat;
-  [extra: string]: unknown;
-}
-
-export interface OpenAiCompletionRequest {
-  model: string;
-  prompt: string | string[];
-  max_tokens?: number | null;
-  temperature?: number | null;
-  top_p?: number | null;
-  stop?: string | string[] | null;
-  stream?: boolean | null;
-  stream_options?: { include_usage?: boolean | null } | null;
-  user?: string;
-  [extra: string]: unknown;
 }
 
 export interface OpenAiUsage {
@@ -201,39 +146,6 @@ export type AnthropicBlock =
   | AnthropicToolUseBlock
   | AnthropicToolResultBlock
   | { type: string; [extra: string]: unknown };
-
-export interface AnthropicMessageParam {
-  role: 'user' | 'assistant';
-  content: string | AnthropicBlock[];
-}
-
-export interface AnthropicTool {
-  name: string;
-  description?: string;
-  input_schema: Record<string, unknown>;
-  [extra: string]: unknown;
-}
-
-export type AnthropicToolChoice =
-  | { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean }
-  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
-  | { type: 'none' };
-
-export interface AnthropicRequest {
-  model: string;
-  max_tokens: number;
-  messages: AnthropicMessageParam[];
-  system?: string | AnthropicTextBlock[];
-  temperature?: number;
-  top_p?: number;
-  top_k?: number;
-  stop_sequences?: string[];
-  stream?: boolean;
-  metadata?: { user_id?: string | null };
-  tools?: AnthropicTool[];
-  tool_choice?: AnthropicToolChoice;
-  [extra: string]: unknown;
-}
 
 export interface AnthropicUsage {
   input_tokens: number;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TextDeployment, TextModel } from '../../src/models/catalog.js';
 import { createTextProvider, DEFAULT_TIMEOUTS } from '../../src/providers/text/index.js';
 import { planUpstream } from '../../src/text/plan.js';
+import type { ChatRequest, MessagesRequest } from '../../src/translate/wire.js';
 
 const provider = (kind: 'openai' | 'anthropic') =>
   createTextProvider({
@@ -29,24 +30,24 @@ function setup(kind: 'openai' | 'anthropic') {
   return { deployment, model };
 }
 
-const chat = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] };
+const chat: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] };
 
 describe('planUpstream', () => {
   it('chat → OpenAI passes through with the upstream model; streams always ask for usage', () => {
     const { deployment, model } = setup('openai');
     const plain = planUpstream(
-      'chat',
-      { ...chat, stream: false, stream_options: { include_usage: true } },
+      { format: 'chat', body: { ...chat, stream: false, stream_options: { include_usage: true } } },
       deployment,
       model,
-      { includeUsage: true },
     );
     expect(plain.operation).toBe('chat');
     expect(plain.passthrough).toBe(true);
     expect(plain.body).toEqual({ ...chat, model: 'up', stream: false });
-    const streamed = planUpstream('chat', { ...chat, stream: true }, deployment, model, {
-      includeUsage: false,
-    });
+    const streamed = planUpstream(
+      { format: 'chat', body: { ...chat, stream: true } },
+      deployment,
+      model,
+    );
     expect(streamed.body).toMatchObject({
       model: 'up',
       stream: true,
@@ -58,20 +59,16 @@ describe('planUpstream', () => {
     const openai = setup('openai');
     expect(
       planUpstream(
-        'completion',
-        { model: 'm', prompt: 'P', max_tokens: 5 },
+        { format: 'completion', body: { model: 'm', prompt: 'P', max_tokens: 5 } },
         openai.deployment,
         openai.model,
-        { includeUsage: false },
       ).operation,
     ).toBe('completions');
     const anthropic = setup('anthropic');
     const plan = planUpstream(
-      'completion',
-      { model: 'm', prompt: 'P', max_tokens: 5 },
+      { format: 'completion', body: { model: 'm', prompt: 'P', max_tokens: 5 } },
       anthropic.deployment,
       anthropic.model,
-      { includeUsage: false },
     );
     expect(plan.operation).toBe('messages');
     expect(plan.body).toEqual({
@@ -83,7 +80,7 @@ describe('planUpstream', () => {
 
   it('chat → Anthropic uses the model default max_tokens and translates the response back', () => {
     const { deployment, model } = setup('anthropic');
-    const plan = planUpstream('chat', chat, deployment, model, { includeUsage: false });
+    const plan = planUpstream({ format: 'chat', body: chat }, deployment, model);
     expect(plan.body).toMatchObject({ model: 'up', max_tokens: 777 });
     const out = plan.respond({
       id: 'msg_1',
@@ -103,11 +100,17 @@ describe('planUpstream', () => {
   });
 
   it('messages → OpenAI becomes chat; messages → Anthropic passes through', () => {
-    const message = { model: 'm', max_tokens: 9, messages: [{ role: 'user', content: 'Hi' }] };
+    const message: MessagesRequest = {
+      model: 'm',
+      max_tokens: 9,
+      messages: [{ role: 'user', content: 'Hi' }],
+    };
     const openai = setup('openai');
-    const toOpenAi = planUpstream('messages', message, openai.deployment, openai.model, {
-      includeUsage: false,
-    });
+    const toOpenAi = planUpstream(
+      { format: 'messages', body: message },
+      openai.deployment,
+      openai.model,
+    );
     expect(toOpenAi).toMatchObject({
       operation: 'chat',
       passthrough: false,
@@ -115,9 +118,7 @@ describe('planUpstream', () => {
     });
     const anthropic = setup('anthropic');
     expect(
-      planUpstream('messages', message, anthropic.deployment, anthropic.model, {
-        includeUsage: false,
-      }),
+      planUpstream({ format: 'messages', body: message }, anthropic.deployment, anthropic.model),
     ).toMatchObject({
       operation: 'messages',
       passthrough: true,

@@ -17,7 +17,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateInputTokens } from '../../src/text/tokens.js';
 import { OpenAiToAnthropicStream } from '../../src/translate/stream.js';
-import type { OpenAiChatChunk } from '../../src/translate/wire.js';
+import type { ChatTool, OpenAiChatChunk } from '../../src/translate/wire.js';
 import { expectError, expectOk, expectStream, type Json } from '../contract/support.js';
 import { startTestGateway, type TestGateway } from '../helpers/index.js';
 
@@ -36,7 +36,7 @@ const weather = {
 };
 const clock = { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] };
 
-const chatTools = [
+const chatTools: ChatTool[] = [
   {
     type: 'function',
     function: { name: 'get_weather', description: 'Weather in a city.', parameters: weather },
@@ -409,21 +409,30 @@ describe('tool calling through the gateway', () => {
   });
 
   it('the input estimate counts tool definitions, tool calls and tool results', () => {
-    const plain = estimateInputTokens('chat', {
-      messages: [{ role: 'user', content: 'Hi' }],
+    const plain = estimateInputTokens({
+      format: 'chat',
+      body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }] },
     });
-    const withTools = estimateInputTokens('chat', {
-      messages: [{ role: 'user', content: 'Hi' }],
-      tools: chatTools,
+    const withTools = estimateInputTokens({
+      format: 'chat',
+      body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], tools: chatTools },
     });
     expect(withTools).toBeGreaterThan(plain + 20);
     const result = 'x'.repeat(400);
-    const blocks = estimateInputTokens('messages', {
-      messages: [
-        { role: 'user', content: 'Hi' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: { a: 1 } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: result }] },
-      ],
+    const blocks = estimateInputTokens({
+      format: 'messages',
+      body: {
+        model: 'm',
+        max_tokens: 1,
+        messages: [
+          { role: 'user', content: 'Hi' },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 't', name: 'f', input: { a: 1 } }],
+          },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: result }] },
+        ],
+      },
     });
     expect(blocks).toBeGreaterThan(100);
   });

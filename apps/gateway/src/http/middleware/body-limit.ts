@@ -12,7 +12,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../env.js';
 import { tooLarge } from '../errors.js';
-import { type NodeIncoming, nodeIncoming } from '../node-request.js';
+import { type NodeIncoming, nodeIncoming } from '../node-adapter.js';
 
 /** Reads a body of unknown length, giving up (and leaving the rest unread) once it crosses maxBytes. */
 function readWithin(incoming: NodeIncoming, maxBytes: number): Promise<Buffer | 'too_large'> {

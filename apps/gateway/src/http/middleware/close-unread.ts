@@ -9,7 +9,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
-import { nodeIncoming } from '../node-request.js';
+import { nodeIncoming } from '../node-adapter.js';
 
 /** Unread bodies up to this size are drained rather than cut. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;

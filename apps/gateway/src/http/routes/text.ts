@@ -9,9 +9,9 @@ import {
   zCreateMessageRequest,
 } from '@modelgate/core/zod';
 import type { Context, Hono } from 'hono';
-import { type ModelListEntry, modelListResponse } from '../../models/catalog.js';
+import { modelListResponse } from '../../models/catalog.js';
 import type { Services } from '../../services.js';
-import { type ClientFormat, OVERHEAD_HEADER } from '../../text/service.js';
+import { OVERHEAD_HEADER, type TextRequest } from '../../text/service.js';
 import { chatBodyFastPath, messagesBodyFastPath } from '../body-fast-paths.js';
 import { clientAbort } from '../client-abort.js';
 import type { AppEnv } from '../env.js';
@@ -67,12 +67,6 @@ function nonBlankHeader(c: Context, name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
-/** Video models from the video feature, when it is wired (it owns their capabilities). */
-function videoModels(services: Services): ModelListEntry[] {
-  const video = (services as unknown as { video?: { listModels?: () => ModelListEntry[] } }).video;
-  return video?.listModels?.() ?? [];
-}
-
 /** Refusals before any upstream call still say how long the gateway took. */
 function withOverhead<T>(c: Context<AppEnv>, run: () => Promise<T>): Promise<T> {
   return run().catch((err: unknown) => {
@@ -85,8 +79,8 @@ function withOverhead<T>(c: Context<AppEnv>, run: () => Promise<T>): Promise<T> 
 }
 
 export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void {
-  const serve = async (c: Context<AppEnv>, format: ClientFormat, body: unknown) =>
-    services.text.generate(format, body as Record<string, unknown>, {
+  const serve = (c: Context<AppEnv>, request: TextRequest) =>
+    services.text.generate(request, {
       key: c.get('key'),
       requestId: c.get('requestId'),
       startedAt: c.get('startedAt') ?? performance.now(),
@@ -97,14 +91,14 @@ export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void 
     withOverhead(c, async () => {
       const raw = await readJsonBody(c);
       const body = chatBodyFastPath(raw) ?? validateBody(zCreateChatCompletionRequest, raw);
-      return serve(c, 'chat', body);
+      return serve(c, { format: 'chat', body });
     }),
   );
 
   app.post('/v1/completions', (c) =>
     withOverhead(c, async () => {
       const body = validateBody(zCreateCompletionRequest, await readJsonBody(c));
-      return serve(c, 'completion', body);
+      return serve(c, { format: 'completion', body });
     }),
   );
 
@@ -116,7 +110,7 @@ export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void 
       );
       const raw = await readJsonBody(c);
       const body = messagesBodyFastPath(raw) ?? validateBody(zCreateMessageRequest, raw);
-      const res = await serve(c, 'messages', body);
+      const res = await serve(c, { format: 'messages', body });
       res.headers.set('vendor-version', version);
       return res;
     }),
@@ -126,7 +120,7 @@ export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void 
     const allowed = c.get('key')?.models ?? null;
     const body = modelListResponse(
       allowed ? services.text.listModelsFor(allowed) : services.text.listModels(),
-      videoModels(services).filter((m) => !allowed || allowed.includes(m.id)),
+      services.video.listModels().filter((m) => !allowed || allowed.includes(m.id)),
     );
     const startedAt = c.get('startedAt') ?? performance.now();
     c.header(OVERHEAD_HEADER, Math.max(0, performance.now() - startedAt).toFixed(2));

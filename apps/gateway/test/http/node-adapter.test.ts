@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { Context } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type NodeIncoming, takeArrivedBody } from '../../src/http/node-request.js';
+import { type NodeIncoming, takeArrivedBody } from '../../src/http/node-adapter.js';
 
 const contextOf = (incoming: http.IncomingMessage) => ({ env: { incoming } }) as unknown as Context;
 

@@ -1,12 +1,14 @@
 /**
- * Streams are written straight to the Node response by the listener; outside a listener
- * (`app.request()`, embedding) the same Response must still carry a readable SSE body, with every
- * header the middleware added.
+ * Streams are written straight to the Node response by the listener, through the one StreamSink;
+ * outside a listener (`app.request()`, embedding) the same sink fills a web body, and the Response
+ * carries every header the middleware added.
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/http/app.js';
-import { nodeBodyOf } from '../../src/http/node-body.js';
+import { NodeStreamSink } from '../../src/http/node-adapter.js';
+import { streamWriterOf } from '../../src/http/stream-sink.js';
+import type { ChatRequest } from '../../src/translate/wire.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 describe('streamed bodies', () => {
@@ -19,7 +21,7 @@ describe('streamed bodies', () => {
   });
   afterAll(() => gw?.close());
 
-  const streamed = {
+  const streamed: ChatRequest = {
     model: 'gpt-4o-mini',
     messages: [{ role: 'user', content: 'Stream a few words' }],
     max_tokens: 8,
@@ -57,18 +59,17 @@ describe('streamed bodies', () => {
   it('a client gone before the head was written: the relay stops and the request is settled', async () => {
     const authKey = await gw.services.keys.authenticate(key);
     const res = await gw.services.text.generate(
-      'chat',
-      { ...streamed, max_tokens: 200 },
+      { format: 'chat', body: { ...streamed, max_tokens: 200 } },
       { key: authKey, requestId: 'req_gone_early', startedAt: performance.now() },
     );
-    const body = nodeBodyOf(res);
-    expect(body).toBeDefined();
+    const write = streamWriterOf(res);
+    expect(write).toBeDefined();
     const sink = new PassThrough();
     sink.destroy();
     // Its 'close' has been emitted already, as for a socket that went away before the head.
     await new Promise((resolve) => setImmediate(resolve));
     expect(sink.destroyed).toBe(true);
-    body!.pipe(sink);
+    write!(new NodeStreamSink(sink));
     // finalize() ran: the usage row of this request is written (billing what was produced).
     await vi.waitFor(
       async () =>

@@ -1,0 +1,86 @@
+/**
+ * The settle stage: what one text request holds against its key (quota units reserved, tokens held
+ * against its tpm) and how it is settled or given back. Settlements run after the answer is on its
+ * way (the reservation already holds the money), so the database write is not on the client's
+ * latency path; the charge itself is in this instance's journal before `settle` returns
+ * (apps/gateway/LEDGER.md). `Settlements.drain()` waits for the writes still running.
+ */
+import type { Billing } from '../billing/billing.js';
+import type { AuthKey } from '../keys/keys.js';
+import type { TokenHold } from '../limits/http.js';
+import type { TextModel } from '../models/catalog.js';
+import type { Logger } from '../observability/logger.js';
+import { costUnits } from './cost.js';
+
+/** The settlement writes still running, so shutdown can wait for them. */
+export class Settlements {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    readonly billing: Billing,
+    readonly log: Logger,
+  ) {}
+
+  track(work: Promise<void>): void {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+  }
+
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+}
+
+/** One request's hold on its key, settled exactly once: by `settle` or by `refund`. */
+export class Charge {
+  private done = false;
+
+  constructor(
+    private readonly settlements: Settlements,
+    readonly key: AuthKey,
+    readonly model: TextModel,
+    /** Quota units reserved: the input estimate and the output allowance at the model's price. */
+    readonly reserved: number,
+    /** The request's worst case held against the key's tpm; its headers go on the answer. */
+    readonly tokens: TokenHold,
+    readonly requestId: string,
+  ) {}
+
+  /**
+   * Replaces the reservation by the cost of what was used. The charge is journaled before this
+   * returns, so a caller that ends the answer afterwards never leaves an answer unbilled.
+   */
+  settle(inputTokens: number, outputTokens: number): void {
+    if (this.done) return;
+    this.done = true;
+    const { billing, log } = this.settlements;
+    const units = costUnits(this.model.price, inputTokens, outputTokens);
+    const written = billing
+      .settle(this.key.id, this.reserved, units, undefined, {
+        kind: 'text',
+        model: this.model.id,
+        inputTokens,
+        outputTokens,
+        requestId: this.requestId,
+      })
+      .then(
+        () => {},
+        (err: unknown) => log.error('text settlement failed', { request_id: this.requestId, err }),
+      );
+    this.settlements.track(written);
+    this.settlements.track(this.tokens.settle(inputTokens + outputTokens));
+  }
+
+  /** Gives everything back: nothing was produced. */
+  refund(): void {
+    if (this.done) return;
+    this.done = true;
+    const { billing, log } = this.settlements;
+    this.settlements.track(this.tokens.release());
+    this.settlements.track(
+      billing.refund(this.key.id, this.reserved).catch((err: unknown) => {
+        log.error('text refund failed', { request_id: this.requestId, err });
+      }),
+    );
+  }
+}
