@@ -112,7 +112,12 @@ export class SseParser {
   /** Where the current event's raw text starts in the chunk being parsed. */
   private rawStart = 0;
 
-  constructor(private readonly options: SseParserOptions) {}
+  /** `options.raw`, read once: checked at the end of every chunk. */
+  private readonly keepsRaw: boolean;
+
+  constructor(private readonly options: SseParserOptions) {
+    this.keepsRaw = options.raw === true;
+  }
 
   /** Decodes UTF-8 across chunk boundaries, then parses. */
   feedBytes(bytes: Uint8Array): void {
@@ -198,7 +203,7 @@ export class SseParser {
 
   /** At the end of a chunk: what the chunk held of an event still open (`raw: true` only). */
   private keepRaw(text: string): void {
-    if (this.options.raw && this.rawStart < text.length) {
+    if (this.keepsRaw && this.rawStart < text.length) {
       this.rawHead += this.rawStart === 0 ? text : text.slice(this.rawStart);
     }
   }
