@@ -32,9 +32,11 @@ export type {
 } from './resources.js';
 export {
   backoffMs,
+  type HeaderRecord,
   isRetryableError,
   isRetryableStatus,
   MAX_RETRY_AFTER_MS,
+  parseRetryAfterMs,
+  type RetryAfterSource,
   sleep,
 } from './retry.js';
-export { parseRetryAfterMs } from './retry-after.js';

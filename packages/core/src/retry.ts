@@ -1,7 +1,11 @@
-// When to retry and how long to wait: exponential backoff with full jitter, unless the server
-// says how long (Retry-After / retry-after-ms).
+// `@modelgate/core/retry`: when to retry and how long to wait, exponential backoff with full
+// jitter unless the server says how long (Retry-After / retry-after-ms), and the abortable sleep.
+// A subpath of its own so the gateway imports these without loading the client.
 import type { ModelgateError } from './errors.js';
 import { parseRetryAfterMs } from './retry-after.js';
+
+export { type HeaderRecord, parseRetryAfterMs, type RetryAfterSource } from './retry-after.js';
+export { sleep } from './sleep.js';
 
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
@@ -43,23 +47,4 @@ export function retryDelayMs(attempt: number, headers: Headers): number | undefi
   const hint = parseRetryAfterMs(headers);
   if (hint === undefined) return backoffMs(attempt);
   return hint <= MAX_RETRY_AFTER_MS ? hint : undefined;
-}
-
-/** Resolves after `ms`, or rejects with `signal.reason` as soon as the signal aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -14,7 +14,7 @@ import {
   UpstreamError,
   ValidationError,
 } from '../src/index.js';
-import { backoffMs, retryDelayMs } from '../src/retry.js';
+import { backoffMs, retryDelayMs, sleep } from '../src/retry.js';
 import * as fx from './fixtures.js';
 import { json, startServer, type TestServer } from './server.js';
 
@@ -219,12 +219,48 @@ describe('retry policy', () => {
     expect(parseRetryAfterMs(new Headers(), now)).toBeUndefined();
   });
 
+  it('reads the same hints from a header record (the gateway, undici) or one header value', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfterMs({ 'retry-after': '2', 'retry-after-ms': '150' }, now)).toBe(150);
+    expect(parseRetryAfterMs({ 'retry-after': ['3', '9'] }, now)).toBe(3000);
+    expect(parseRetryAfterMs({ 'retry-after-ms': 'x', 'retry-after': '1.5' }, now)).toBe(1500);
+    expect(parseRetryAfterMs({ 'retry-after': undefined }, now)).toBeUndefined();
+    expect(parseRetryAfterMs('Thu, 01 Jan 2026 00:00:03 GMT', now)).toBe(3000);
+    expect(parseRetryAfterMs('0', now)).toBe(0);
+    expect(parseRetryAfterMs(null, now)).toBeUndefined();
+  });
+
+  it('refuses negative and empty hints, and reads a date in the past as 0', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfterMs('-1', now)).toBeUndefined();
+    expect(parseRetryAfterMs(' ', now)).toBeUndefined();
+    expect(parseRetryAfterMs({ 'retry-after-ms': '-5' }, now)).toBeUndefined();
+    expect(parseRetryAfterMs(new Headers({ 'retry-after-ms': '' }), now)).toBeUndefined();
+    expect(parseRetryAfterMs('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
+  });
+
   it('backs off exponentially with full jitter, capped at 8 s', () => {
     expect(backoffMs(0, () => 0.999)).toBeCloseTo(499.5);
     expect(backoffMs(3, () => 0.5)).toBe(2000);
     expect(backoffMs(10, () => 0.999)).toBeCloseTo(7992);
     expect(backoffMs(2, () => 0)).toBe(0);
     expect(retryDelayMs(0, new Headers({ 'retry-after': '61' }))).toBeUndefined();
+  });
+});
+
+describe('sleep', () => {
+  it('resolves when no signal aborts it', async () => {
+    await expect(sleep(1)).resolves.toBeUndefined();
+    await expect(sleep(1, new AbortController().signal)).resolves.toBeUndefined();
+  });
+
+  it("rejects with the signal's reason, whether it aborts before or during the sleep", async () => {
+    const reason = new Error('stop');
+    await expect(sleep(1, AbortSignal.abort(reason))).rejects.toBe(reason);
+    const controller = new AbortController();
+    const sleeping = sleep(60_000, controller.signal);
+    controller.abort(reason);
+    await expect(sleeping).rejects.toBe(reason);
   });
 });
 

@@ -17,8 +17,8 @@ function run(index: number, apiKey = gateway.apiKey): Promise<string> {
 }
 
 describe("core's README snippets", () => {
-  it('has the two snippets this test knows', () => {
-    expect(snippets).toHaveLength(2);
+  it('has the four snippets this test knows', () => {
+    expect(snippets).toHaveLength(4);
   });
 
   it('names only pnpm commands the repository has', () => {
@@ -42,5 +42,16 @@ describe("core's README snippets", () => {
 
   it('the zod snippet compiles and loads against the built package', async () => {
     expect(await run(1)).toBe('');
+  });
+
+  it('the SSE snippet prints each event with its exact text', async () => {
+    expect((await run(2)).trim().split('\n')).toEqual([
+      '"event: ping\\r\\ndata: {}\\r\\n\\r\\n" ping {}',
+      '"data: [DONE]\\n\\n" undefined [DONE]',
+    ]);
+  });
+
+  it('the retry snippet reads Retry-After and sleeps', async () => {
+    expect((await run(3)).trim()).toBe('1000');
   });
 });

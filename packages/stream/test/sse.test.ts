@@ -223,9 +223,9 @@ function randomChunks(bytes: Uint8Array, rand: () => number): Uint8Array[] {
 }
 
 const recorded = [
-  // docs/providers.md#1-openai (OpenAI chat stream with usage)
+  // An OpenAI chat stream with usage
   'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1726012687,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"},"finish_reason":null}],"usage":null}\n\ndata: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1726012687,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}\n\ndata: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1726012687,"model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":8,"completion_tokens":2,"total_tokens":10}}\n\ndata: [DONE]\n\n',
-  // docs/providers.md#2-anthropic (Anthropic messages stream), with CRLF line ends
+  // An Anthropic messages stream, with CRLF line ends
   'event: message_start\r\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-sonnet-4-5","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":12,"output_tokens":1}}}\r\n\r\nevent: content_block_start\r\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\r\n\r\nevent: ping\r\ndata: {"type":"ping"}\r\n\r\nevent: content_block_delta\r\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}\r\n\r\nevent: content_block_stop\r\ndata: {"type":"content_block_stop","index":0}\r\n\r\nevent: message_delta\r\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}\r\n\r\nevent: message_stop\r\ndata: {"type":"message_stop"}\r\n\r\n',
   // Comments, ids, retry and an error event
   ': ok\n\nretry: 3000\nid: 1\nevent: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',

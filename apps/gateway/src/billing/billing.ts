@@ -24,7 +24,7 @@
  * caller's transaction, and no hold is involved.
  */
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '@modelgate/core/retry';
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';

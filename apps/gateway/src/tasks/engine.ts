@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { sleep } from '@modelgate/core/retry';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { randomBase62 } from '../files/ids.js';
@@ -579,14 +580,13 @@ export function createTaskEngine(
       await claiming;
       // Wait for in-flight steps, but not for ever (a long download): whatever is cut short keeps
       // its claim only until the lease ends, then another instance (or the next start) takes it.
-      let timeout: NodeJS.Timeout | undefined;
+      // The race handles the sleep's rejection when `waited` ends it after the steps settled.
+      const waited = new AbortController();
       await Promise.race([
         Promise.allSettled([...inFlight.values()]),
-        new Promise((resolve) => {
-          timeout = setTimeout(resolve, stopTimeoutMs);
-        }),
+        sleep(stopTimeoutMs, waited.signal),
       ]);
-      clearTimeout(timeout);
+      waited.abort();
     },
     wake() {
       if (running && !claiming) schedule(0);

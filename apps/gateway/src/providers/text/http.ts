@@ -3,6 +3,7 @@
  * (reused across requests), connect / first-byte / idle timeouts, and the mapping of undici
  * failures and non-2xx statuses to UpstreamError values.
  */
+import { parseRetryAfterMs } from '@modelgate/core/retry';
 import { Agent } from 'undici';
 import { type ResponseStart, type UpstreamBody, UpstreamCall } from './body.js';
 import {
@@ -53,22 +54,6 @@ export function createAgent(timeouts: ProviderTimeouts): Agent {
     // bounds bursts.
     connections: 4096,
   });
-}
-
-/** Seconds from a `retry-after` (seconds or HTTP date) or `retry-after-ms` header. */
-export function parseRetryAfter(
-  headers: Record<string, string | string[] | undefined>,
-): number | null {
-  const ms = headers['retry-after-ms'];
-  if (typeof ms === 'string' && Number.isFinite(Number(ms))) {
-    return Math.max(0, Math.ceil(Number(ms) / 1000));
-  }
-  const value = headers['retry-after'];
-  if (typeof value !== 'string' || value === '') return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 /** Maps a thrown undici/network error to an UpstreamError. */
@@ -169,11 +154,13 @@ export async function postJson(
     // The status alone decides; a broken error body changes nothing.
   }
   const described = describeErrorBody(text);
+  const retryAfterMs = parseRetryAfterMs(headers);
   throw new UpstreamError(
     'status',
     described.message ?? `${provider} answered ${status}.`,
     status,
-    parseRetryAfter(headers),
+    // Whole seconds, as the gateway's own Retry-After header states them.
+    retryAfterMs === undefined ? null : Math.ceil(retryAfterMs / 1000),
     described.type,
   );
 }

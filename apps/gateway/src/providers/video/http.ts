@@ -1,16 +1,9 @@
+import { parseRetryAfterMs } from '@modelgate/core/retry';
 import { ProviderError, type VideoProviderConfig } from './types.js';
 
 /** Joins a base URL and a path without doubling or dropping slashes. */
 export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-}
-
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(header);
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
 }
 
 /** Pulls a human message and a code out of the many error body shapes providers use. */
@@ -100,7 +93,7 @@ export async function callJson(
       code || `http_${status}`,
       `${provider} answered ${status}: ${message || (typeof body === 'string' ? body.slice(0, 200) : 'no message')}`,
       status === 429 || status === 503,
-      retryAfterMs(response.headers.get('retry-after')),
+      parseRetryAfterMs(response.headers),
     );
   }
   return { status: response.status, headers: response.headers, body };
