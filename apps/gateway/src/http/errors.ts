@@ -1,6 +1,6 @@
 /**
  * API errors as values: every failure a client can see is an ApiError with an HTTP status, a `type`
- * (DESIGN.md's list), a finer `code` and the offending `param`. `renderError` turns any thrown value
+ * (docs/design.md#errors), a finer `code` and the offending `param`. `renderError` turns any thrown value
  * into the right body shape for the path.
  */
 import type { Context } from 'hono';

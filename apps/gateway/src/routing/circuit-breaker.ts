@@ -1,5 +1,5 @@
 /**
- * Per-deployment circuit breaker (DESIGN.md Text generation): a deployment that fails
+ * Per-deployment circuit breaker (docs/design.md#text-generation): a deployment that fails
  * `failureThreshold` times within `windowMs` is taken out for `cooldownMs`, then let back in on
  * ONE trial request; the trial's success closes the circuit, its failure opens it again.
  */

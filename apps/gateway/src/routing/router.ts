@@ -1,5 +1,5 @@
 /**
- * Deployment selection and failover (DESIGN.md Text generation). Deployments are drawn by
+ * Deployment selection and failover (docs/design.md#text-generation). Deployments are drawn by
  * weighted random; a retryable failure (429, 5xx, connection error, timeout) moves on to another
  * deployment — never the one that just failed — as long as nothing has reached the client. The
  * caller's `attempt` decides when that is: it resolves once the first byte is ready to send.

@@ -15,7 +15,7 @@ import { createTextService, type TextService } from './service.js';
 export { createTextService, type TextService, type TextServiceDeps } from './service.js';
 
 /**
- * The nine video model ids (DESIGN.md Video): never resolved as text models, even in
+ * The nine video model ids (docs/design.md#video): never resolved as text models, even in
  * pass-through mode where any other name goes upstream unchanged.
  */
 export const VIDEO_MODEL_IDS: ReadonlySet<string> = new Set([

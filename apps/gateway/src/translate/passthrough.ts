@@ -2,7 +2,7 @@
  * Same-format streams (chat → OpenAI, legacy → OpenAI, messages → Anthropic): the upstream's
  * events are forwarded as received. Only the few events that carry usage are parsed. The text a
  * content event carries is picked out of its JSON without parsing it (see {@link onlyStringValue}),
- * so a stream cut short can be billed from what it produced (PROVIDERS.md §1, §2 Streaming).
+ * so a stream cut short can be billed from what it produced (docs/providers.md#1-openai, #2-anthropic).
  *
  * The text is copied out as each event passes, rather than the event kept for later: an event
  * string held for seconds outlives two scavenges and is promoted, and under 1,000 held streams

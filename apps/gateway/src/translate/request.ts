@@ -1,7 +1,7 @@
 /**
- * Request translation between the chat-completions format (PROVIDERS.md §1) and Anthropic's
+ * Request translation between the chat-completions format (docs/providers.md#1-openai) and Anthropic's
  * messages format (§2). Parameters the target does not accept are mapped, never refused
- * (DESIGN.md Text generation): temperature is clamped to Anthropic's 0–1, `stop` becomes
+ * (docs/design.md#text-generation): temperature is clamped to Anthropic's 0–1, `stop` becomes
  * `stop_sequences`, penalties and seeds that have no Anthropic equivalent are dropped.
  * Tools map one to one: function tools ⇄ tools with `input_schema`, assistant `tool_calls` ⇄
  * `tool_use` blocks (arguments as JSON text ⇄ an input object), `tool` messages ⇄ `tool_result`
@@ -39,9 +39,9 @@ export interface TranslationTarget {
   defaultMaxTokens: number;
 }
 
-/** Anthropic's temperature tops out at 1 (PROVIDERS.md §2). */
+/** Anthropic's temperature tops out at 1 (docs/providers.md#2-anthropic). */
 const ANTHROPIC_MAX_TEMPERATURE = 1;
-/** OpenAI accepts up to four stop sequences (PROVIDERS.md §1). */
+/** OpenAI accepts up to four stop sequences (docs/providers.md#1-openai). */
 const OPENAI_MAX_STOP = 4;
 
 /** Joins a chat message's content (string or text parts) into plain text. */
@@ -222,7 +222,7 @@ export function completionToChatRequest(request: CompletionRequest): ChatRequest
   const out: ChatRequest = {
     model: request.model,
     messages: [{ role: 'user', content: prompt }],
-    // The legacy endpoint's documented default is 16 tokens (PROVIDERS.md §1).
+    // The legacy endpoint's documented default is 16 tokens (docs/providers.md#1-openai).
     max_tokens: request.max_tokens ?? 16,
   };
   if (request.temperature != null) out.temperature = request.temperature;

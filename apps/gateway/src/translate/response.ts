@@ -1,5 +1,5 @@
 /**
- * Non-streaming response translation between chat completions (PROVIDERS.md §1), legacy text
+ * Non-streaming response translation between chat completions (docs/providers.md#1-openai), legacy text
  * completions (§1) and Anthropic messages (§2), plus the finish/stop reason and usage mappings
  * the stream translators share.
  */

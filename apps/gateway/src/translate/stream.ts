@@ -1,6 +1,6 @@
 /**
  * Stream translation: transforms over parsed upstream events that emit the exact SSE bytes the
- * client's vendor SDK expects (PROVIDERS.md §1 Streaming for chat/legacy chunks, §2 Streaming
+ * client's vendor SDK expects (docs/providers.md#1-openai for chat/legacy chunks, #2-anthropic
  * for Anthropic events). Each transform also meters: it keeps the usage the upstream reported
  * and the text produced so far, so a stream cut short can still be billed.
  *
@@ -250,7 +250,7 @@ export class AnthropicToOpenAiStream
 /** A parsed OpenAI stream item: a chunk, or the `[DONE]` terminator. */
 export type OpenAiStreamItem = OpenAiChatChunk | OpenAiStreamError | 'done';
 
-/** A `data:` JSON with an `error` key: an error after the 200 (PROVIDERS.md §1 Streaming). */
+/** A `data:` JSON with an `error` key: an error after the 200 (docs/providers.md#1-openai). */
 export interface OpenAiStreamError {
   error: { message?: string; type?: string };
 }

@@ -167,7 +167,7 @@ export interface AnthropicMessage {
   [extra: string]: unknown;
 }
 
-/** Anthropic stream events (PROVIDERS.md §2 Streaming); `data.type` names the event. */
+/** Anthropic stream events (docs/providers.md#2-anthropic); `data.type` names the event. */
 export type AnthropicStreamEvent =
   | { type: 'message_start'; message: AnthropicMessage }
   | {

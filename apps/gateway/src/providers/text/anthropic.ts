@@ -1,5 +1,5 @@
 /**
- * Anthropic text adapter — wire: PROVIDERS.md §2 (Anthropic Messages). Auth is `x-api-key`, and
+ * Anthropic text adapter — wire: docs/providers.md#2-anthropic (Anthropic Messages). Auth is `x-api-key`, and
  * `anthropic-version: 2023-06-01` is required on every request. The base URL has no version
  * path (`https://api.anthropic.com`, or `{sim}/anthropic`), so the path is `/v1/messages`.
  */
@@ -13,7 +13,7 @@ import type {
   UpstreamResponse,
 } from './types.js';
 
-/** The API version this adapter speaks (PROVIDERS.md §2). */
+/** The API version this adapter speaks (docs/providers.md#2-anthropic). */
 export const ANTHROPIC_API_VERSION = '2023-06-01';
 
 export interface AnthropicProviderOptions {

@@ -1,5 +1,5 @@
 /**
- * OpenAI-compatible text adapter — wire: PROVIDERS.md §1 (OpenAI Chat Completions, legacy
+ * OpenAI-compatible text adapter — wire: docs/providers.md#1-openai (OpenAI Chat Completions, legacy
  * Completions). Auth is `Authorization: Bearer <key>`; the base URL already ends in `/v1`
  * (`https://api.openai.com/v1`, or `{sim}/openai/v1` in the simulator), so paths are relative
  * to it: `/chat/completions`, `/completions`.

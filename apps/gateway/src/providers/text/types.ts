@@ -63,7 +63,7 @@ export type UpstreamFailureKind = 'status' | 'connection' | 'timeout' | 'aborted
 
 /**
  * An upstream failure as a value the router can branch on.
- * `retryable` is true for the failures DESIGN.md fails over on: 429, 5xx, connection errors
+ * `retryable` is true for the failures the gateway fails over on (docs/design.md#text-generation): 429, 5xx, connection errors
  * and timeouts.
  */
 export class UpstreamError extends Error {
