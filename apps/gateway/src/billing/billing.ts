@@ -205,7 +205,7 @@ export function createBilling(
 
     async returnIdleLease(keyId) {
       // A reader waits on this: everything queued before it is written now.
-      await writes.flush();
+      await Promise.all([writes.flush(), leases.refillsSettled(keyId)]);
       if (leases.claimIdle(keyId)) await writes.returnLease(keyId, true);
     },
 
@@ -215,6 +215,7 @@ export function createBilling(
 
     async drain() {
       // Return every idle lease, then wait for everything queued.
+      await leases.refillsSettled();
       for (const keyId of leases.claimAllIdle()) void writes.returnLease(keyId);
       await writes.drain();
     },
