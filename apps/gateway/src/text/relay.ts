@@ -6,13 +6,14 @@
  * (the upstream request is aborted then), billing what was produced.
  */
 
+import { SseParser } from '@modelgate/core/sse';
 import type { StreamSink } from '../http/stream-sink.js';
 import { streamResponse } from '../http/stream-sink.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
 import { classifyNetworkError } from '../providers/text/http.js';
 import type { Router } from '../routing/router.js';
-import { SseParser } from '../translate/sse.js';
+import type { SseEvent } from '../translate/sse.js';
 import type { Charge } from './charge.js';
 import { OVERHEAD_HEADER, type OverheadClock } from './overhead.js';
 import type { StreamPipe } from './plan.js';
@@ -61,8 +62,9 @@ export function relayStream(
 }
 
 class StreamRelay {
-  private readonly parser = new SseParser();
-  private readonly decoder = new TextDecoder();
+  /** Events parsed from the chunk being translated. */
+  private readonly events: SseEvent[] = [];
+  private readonly parser = new SseParser({ raw: true, onEvent: (e) => this.events.push(e) });
   private settled = false;
 
   constructor(
@@ -109,11 +111,11 @@ class StreamRelay {
 
   /** The client-format text for one upstream chunk (or, without one, for what the parser held). */
   private translate(pipe: StreamPipe, chunk?: Uint8Array): string {
-    const text = chunk ? this.decoder.decode(chunk, { stream: true }) : this.decoder.decode();
-    const events = this.parser.push(text);
-    if (!chunk) events.push(...this.parser.flush());
+    if (chunk) this.parser.feedBytes(chunk);
+    else this.parser.end();
     let out = '';
-    for (const event of events) for (const part of pipe.feed(event)) out += part;
+    for (const event of this.events) for (const part of pipe.feed(event)) out += part;
+    this.events.length = 0;
     return out;
   }
 

@@ -9,8 +9,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { type Simulator, startSimulator } from '@modelgate/provider-sim';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SseParser } from '../../src/translate/sse.js';
 import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { PushSseParser as SseParser } from '../support/sse.js';
 
 const CHAT = 'POST /openai/v1/chat/completions';
 

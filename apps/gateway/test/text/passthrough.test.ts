@@ -9,7 +9,7 @@ import {
   OpenAiPassthroughStream,
   onlyStringValue,
 } from '../../src/translate/passthrough.js';
-import { SseParser } from '../../src/translate/sse.js';
+import { PushSseParser as SseParser } from '../support/sse.js';
 
 const sse = (payloads: unknown[], event?: (p: unknown) => string) =>
   payloads

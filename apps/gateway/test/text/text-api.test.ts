@@ -4,8 +4,8 @@
  * API), on PGlite and — when DATABASE_URL is set — PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SseParser } from '../../src/translate/sse.js';
 import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { PushSseParser as SseParser } from '../support/sse.js';
 
 const OPENAI_MODEL = 'gpt-4o-mini';
 const ANTHROPIC_MODEL = 'claude-haiku-4-5';
@@ -114,7 +114,7 @@ describe.each(eachDatabase())('text API on $name', (database) => {
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
         const events = await sseEvents(res);
-        expect(events.every((e) => e.event === null)).toBe(true);
+        expect(events.every((e) => e.event === undefined)).toBe(true);
         expect(events.at(-1)!.data).toBe('[DONE]');
         const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data));
         expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);

@@ -13,13 +13,13 @@ import {
   chatCompletionFromAnthropic,
   textCompletionFromAnthropic,
 } from '../../src/translate/response.js';
-import { SseParser } from '../../src/translate/sse.js';
 import { AnthropicToOpenAiStream, OpenAiToAnthropicStream } from '../../src/translate/stream.js';
 import type {
   AnthropicMessage,
   AnthropicStreamEvent,
   OpenAiChatChunk,
 } from '../../src/translate/wire.js';
+import { PushSseParser as SseParser } from '../support/sse.js';
 
 const target = { upstreamModel: 'claude-up', defaultMaxTokens: 321 };
 
@@ -238,7 +238,7 @@ describe('anthropic events → chat chunks', () => {
       usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 },
     });
     expect(datas[5]).toBe('[DONE]');
-    expect(out.every((o) => o.event === null)).toBe(true);
+    expect(out.every((o) => o.event === undefined)).toBe(true);
     expect(new Set(datas.slice(0, 5).map((d) => d.id))).toEqual(new Set(['chatcmpl-abc']));
     expect(t.completed).toBe(true);
     expect(t.usage).toEqual({ inputTokens: 9, outputTokens: 2 });
