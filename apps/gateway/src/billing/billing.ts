@@ -13,8 +13,7 @@
  * reserve → answered from this instance's lease on the key when it holds enough; otherwise one
  * statement that reserves (succeeds only if the balance covers the amount) and, while the key is far
  * from its limit (unlimited, or ≥ 64 lease sizes left), leases 32× the amount more for the next
- * requests; both go into this instance's hold on the key. A lease half spent is topped up in the
- * background, so a burst keeps reserving from memory. Near the limit no lease is granted and
+ * requests; both go into this instance's hold on the key. Near the limit no lease is granted and
  * every reservation is its own conditional UPDATE (200 concurrent reservations against a quota
  * covering 50 → exactly 50).
  * settle → journaled, then written behind in batches: on a leased key the reservation returns to
