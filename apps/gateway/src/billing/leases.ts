@@ -12,8 +12,6 @@ import { reserveOne, reserveWithLease, type SettleItem, type UsageMeta } from '.
 const LEASE_CHUNK_FACTOR = 32;
 /** A lease is granted only while at least this many lease sizes of balance would remain. */
 const LEASE_HEADROOM = 64;
-/** A top-up doubles the last lease, up to this many times the reservation that triggered it. */
-const LEASE_MAX_FACTOR = 1024;
 
 /**
  * This instance's lease on one key. `available` units are in the key's `used` (and in this
@@ -29,8 +27,6 @@ interface KeyLease {
   exact: boolean;
   /** Units of the reservations waiting for the refill in flight: the next refill covers them. */
   waiting: number;
-  /** Size of the last lease granted: a top-up starts once less than half of it is left. */
-  grant: number;
   refill: Promise<unknown> | null;
   /** Returns the lease once the key has stayed idle for `idleMs`. */
   idleTimer: ReturnType<typeof setTimeout> | null;
@@ -69,7 +65,7 @@ export class LeaseBook {
   /** Reserves `units` from the lease, or with one statement when it cannot cover them. */
   reserve(keyId: number, units: number): Promise<boolean> {
     const lease = this.leases.get(keyId);
-    if (lease && lease.available >= units) return Promise.resolve(this.take(keyId, lease, units));
+    if (lease && lease.available >= units) return Promise.resolve(this.take(lease, units));
     return this.reserveFromDb(this.leaseOf(keyId), keyId, units);
   }
 
@@ -124,15 +120,6 @@ export class LeaseBook {
     return [...this.leases.keys()].filter((keyId) => this.claimIdle(keyId));
   }
 
-  /**
-   * Resolves once the refills in flight (of `keyId`, or of every key) have settled: a top-up
-   * nobody waits on must not add to a lease after it was returned.
-   */
-  async refillsSettled(keyId?: number): Promise<void> {
-    const leases = keyId === undefined ? [...this.leases.values()] : [this.leases.get(keyId)];
-    await Promise.all(leases.map((lease) => lease?.refill?.catch(() => {})));
-  }
-
   /** Takes an idle lease out of memory for its return; undefined when it is no longer idle. */
   detachIdle(keyId: number): number | undefined {
     const lease = this.leases.get(keyId);
@@ -168,7 +155,6 @@ export class LeaseBook {
         leased: false,
         exact: false,
         waiting: 0,
-        grant: 0,
         refill: null,
         idleTimer: null,
       };
@@ -177,11 +163,10 @@ export class LeaseBook {
     return lease;
   }
 
-  private take(keyId: number, lease: KeyLease, units: number): true {
+  private take(lease: KeyLease, units: number): true {
     lease.available -= units;
     lease.holders++;
     this.cancelIdleTimer(lease);
-    this.topUpIfLow(keyId, lease, units);
     return true;
   }
 
@@ -192,7 +177,7 @@ export class LeaseBook {
       lease.waiting += units;
       await lease.refill.catch(() => {});
       lease.waiting -= units;
-      if (lease.available >= units) return this.take(keyId, lease, units);
+      if (lease.available >= units) return this.take(lease, units);
     }
     // Sized for what queued behind the last refill too: a burst of requests on one key (a
     // thousand streams opening at once) then takes a few round trips, not one per 32 requests.
@@ -208,43 +193,13 @@ export class LeaseBook {
     lease.exact = !granted;
     if (granted !== null) {
       lease.holders++;
-      if (granted > 0) this.addGrant(lease, granted);
+      if (granted > 0) {
+        lease.available += granted;
+        lease.leased = true;
+      }
       return true;
     }
     return this.reserveRefused(lease, keyId, units);
-  }
-
-  /**
-   * Refills ahead of need: once less than half of the last lease is left, a top-up is requested in
-   * the background (the same conditional statement, reserving nothing itself), twice the last
-   * lease or twice what still waits for it, whichever is more. The requests of a burst then keep
-   * reserving from memory while it is in flight, instead of half of them queueing behind a refill
-   * each time the lease runs dry.
-   */
-  private topUpIfLow(keyId: number, lease: KeyLease, units: number): void {
-    if (!lease.leased || lease.exact || lease.refill || lease.available >= lease.grant / 2) return;
-    const chunk = Math.max(Math.min(lease.grant * 2, units * LEASE_MAX_FACTOR), lease.waiting * 2);
-    const refill = reserveWithLease(this.db, keyId, 0, chunk, LEASE_HEADROOM, this.owner);
-    lease.refill = refill;
-    refill.then(
-      (granted) => {
-        if (lease.refill === refill) lease.refill = null;
-        lease.exact = !granted;
-        if (granted) this.addGrant(lease, granted);
-        // Granted after the last holder left: the lease must still go back once the key is idle.
-        if (lease.holders === 0 && lease.leased) this.scheduleIdleReturn(keyId, lease);
-      },
-      () => {
-        // Nothing was reserved; the next reservation the lease cannot cover refills on its own.
-        if (lease.refill === refill) lease.refill = null;
-      },
-    );
-  }
-
-  private addGrant(lease: KeyLease, granted: number): void {
-    lease.available += granted;
-    lease.grant = granted;
-    lease.leased = true;
   }
 
   /** The balance refused a refill: what the lease still holds may cover the part it cannot. */
@@ -263,10 +218,7 @@ export class LeaseBook {
   /** Ends one holder's reservation on a leased key; the lease goes back once the key stays idle. */
   private release(keyId: number, lease: KeyLease): void {
     lease.holders = Math.max(0, lease.holders - 1);
-    if (lease.holders === 0) this.scheduleIdleReturn(keyId, lease);
-  }
-
-  private scheduleIdleReturn(keyId: number, lease: KeyLease): void {
+    if (lease.holders > 0) return;
     this.cancelIdleTimer(lease);
     if (this.options.idleMs <= 0) {
       this.options.onIdle(keyId);
