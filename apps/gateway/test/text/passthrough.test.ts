@@ -1,13 +1,12 @@
 /**
- * Produced text on the pass-through streams is picked out of each event's JSON without parsing
- * it. It must always equal what a full parse gives, whatever the chunk holds: escapes, unicode,
- * tool calls, logprobs (a second "content" key), null content, the usage chunk.
+ * Produced text on the pass-through streams: it must equal the text of every chunk, whatever the
+ * chunk holds (escapes, unicode, tool calls, logprobs, null content, the usage chunk), and every
+ * byte is forwarded.
  */
 import { describe, expect, it } from 'vitest';
 import {
   AnthropicPassthroughStream,
   OpenAiPassthroughStream,
-  onlyStringValue,
 } from '../../src/translate/passthrough.js';
 import { PushSseParser as SseParser } from '../support/sse.js';
 
@@ -15,31 +14,6 @@ const sse = (payloads: unknown[], event?: (p: unknown) => string) =>
   payloads
     .map((p) => `${event ? `event: ${event(p)}\n` : ''}data: ${JSON.stringify(p)}\n\n`)
     .join('');
-
-describe('onlyStringValue', () => {
-  it('returns the string value of a key that occurs once, unescaped', () => {
-    expect(onlyStringValue('{"delta":{"content":"Hi"}}', '"content":')).toBe('Hi');
-    expect(onlyStringValue('{"content": "spaced"}', '"content":')).toBe('spaced');
-    expect(onlyStringValue('{"content":"a\\"b\\\\"}', '"content":')).toBe('a"b\\');
-    expect(onlyStringValue('{"content":"\\u00e9\\n😀"}', '"content":')).toBe('é\n😀');
-    expect(onlyStringValue('{"content":""}', '"content":')).toBe('');
-  });
-
-  it('gives "" for an absent key or null, undefined where only a parse can tell', () => {
-    expect(onlyStringValue('{"delta":{}}', '"content":')).toBe('');
-    expect(onlyStringValue('{"content":null}', '"content":')).toBe('');
-    expect(onlyStringValue('{"content":"a","logprobs":{"content":[]}}', '"content":')).toBe(
-      undefined,
-    );
-    expect(onlyStringValue('{"content":["a"]}', '"content":')).toBe(undefined);
-    expect(onlyStringValue('{"content":"unterminated', '"content":')).toBe(undefined);
-  });
-
-  it('does not match a key written inside a string value', () => {
-    const json = JSON.stringify({ delta: { content: 'say "content": "x"' } });
-    expect(onlyStringValue(json, '"content":')).toBe('say "content": "x"');
-  });
-});
 
 const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm' };
 const chatChunks = [
