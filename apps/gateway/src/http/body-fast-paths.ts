@@ -6,9 +6,9 @@
  *
  * What it saves: ≈ 15 % of the gateway's CPU per plain chat request (zod's nested parsers run cold
  * on every request; this is a few lines). zod stays the one place where the rules live and the
- * errors come from: this path never
- * rejects, it only recognises bodies zod is known to accept — `body-fast-paths.test.ts` checks each
- * against zod on thousands of generated bodies, inside and at the edges of its domain.
+ * errors come from: this path never rejects, it only recognises bodies zod is known to accept —
+ * `body-fast-paths.test.ts` checks each against zod on thousands of generated bodies, inside and at
+ * the edges of its domain.
  */
 
 import type { zCreateChatCompletionRequest, zCreateMessageRequest } from '@modelgate/core/zod';
