@@ -1,18 +1,12 @@
 // Opt-in response validation. The generated zod schemas are loaded with a dynamic import the first
 // time they are needed, so an app that never turns `validateResponses` on never bundles zod.
+import type { ZodType } from 'zod';
 import { ModelgateError } from './errors.js';
 
 type Schemas = typeof import('./generated/zod.gen.js');
 
 /** Names of the generated component schemas a response can be checked against (`zChatCompletion`, …). */
 export type ResponseSchemaName = Extract<keyof Schemas, `z${string}`>;
-
-interface SafeParser {
-  safeParse(data: unknown): {
-    success: boolean;
-    error?: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
-  };
-}
 
 let schemas: Promise<Schemas> | undefined;
 
@@ -34,7 +28,7 @@ export async function validateResponse(
   data: unknown,
   response: Response,
 ): Promise<void> {
-  const schema = (await loadSchemas())[name] as unknown as SafeParser;
+  const schema: ZodType = (await loadSchemas())[name];
   const result = schema.safeParse(data);
   if (result.success) return;
   const issues = result.error?.issues ?? [];
