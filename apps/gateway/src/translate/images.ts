@@ -27,7 +27,7 @@ export function imageSourceOfUrl(url: string): ImageSource {
     throw badRequest(
       `An image of type ${mediaType} cannot be sent to this model; use JPEG, PNG, GIF or WebP.`,
       null,
-      'unsupported_image_type',
+      'unsupported_value',
     );
   }
   return { type: 'base64', media_type: mediaType, data: match[2]! };
