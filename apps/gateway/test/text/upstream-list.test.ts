@@ -4,7 +4,7 @@
  * standing in while the provider cannot be asked.
  */
 import { type Simulator, startSimulator } from '@modelgate/provider-sim';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createTextModelCatalog,
   PASSTHROUGH_MODELS,
@@ -22,7 +22,7 @@ afterEach(async () => {
 
 function passthrough(
   env: Record<string, string>,
-  refresh: { missCooldownMs?: number; fetchTimeoutMs?: number } = {},
+  refresh: { missCooldownMs?: number; fetchTimeoutMs?: number; intervalMs?: number } = {},
 ) {
   const logs: Record<string, unknown>[] = [];
   const log = createLogger({ write: (line) => logs.push(JSON.parse(line)) });
@@ -174,6 +174,17 @@ describe('pass-through catalogue', () => {
     // A known id never asks.
     expect(await catalog.resolveFresh('gpt-4o-mini')).not.toBeNull();
     expect(listCalls('openai')).toBe(2);
+  });
+
+  it('the schedule fetches again without any request', async () => {
+    sim = await startSimulator();
+    passthrough(openaiEnv(), { intervalMs: 20 });
+    await catalog.start();
+    sim.textModels.openai.push('gpt-scheduled');
+    sim.textModels.openai.splice(sim.textModels.openai.indexOf('gpt-4o'), 1);
+    await vi.waitFor(() => expect(catalog.resolve('gpt-scheduled')).not.toBeNull());
+    expect(catalog.resolve('gpt-4o')).toBeNull();
+    expect(ids(catalog)).not.toContain('gpt-4o');
   });
 
   it('a miss before start asks the provider', async () => {
