@@ -56,8 +56,9 @@ export class LiveModelList {
    * A request named an id nobody lists: fetch again, unless a miss already did within the cooldown
    * (then the caller gets the list as it is). Joining a fetch under way costs no cooldown.
    */
-  refreshForMiss(now = Date.now()): Promise<void> {
+  refreshForMiss(): Promise<void> {
     if (this.inFlight) return this.inFlight;
+    const now = Date.now();
     if (now - this.lastMissRefresh < this.timing.missCooldownMs) return Promise.resolve();
     this.lastMissRefresh = now;
     return this.refresh();

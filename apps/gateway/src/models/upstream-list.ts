@@ -141,7 +141,8 @@ async function getJson(
   try {
     return await res.json();
   } catch {
-    throw new ModelListError('bad_body', `GET ${url}: the body is not JSON`, res.status);
+    const reason = signal.aborted ? 'no answer in time' : 'the body is not JSON';
+    throw new ModelListError(signal.aborted ? 'unreachable' : 'bad_body', `GET ${url}: ${reason}`);
   }
 }
 
