@@ -29,5 +29,6 @@ export {
 export type { SimulatorOptions } from './options.js';
 export { PROVIDER_PREFIXES } from './prefixes.js';
 export { type Simulator, startSimulator } from './server.js';
+export type { TextModelLists } from './text/models.js';
 export { signKlingJwt } from './video/jwt.js';
 export { buildMp4, type Mp4Spec } from './video/mp4.js';

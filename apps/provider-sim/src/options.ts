@@ -1,3 +1,9 @@
+import {
+  DEFAULT_ANTHROPIC_MODELS,
+  DEFAULT_OPENAI_MODELS,
+  type TextModelLists,
+} from './text/models.js';
+
 /** Options of `startSimulator`. Every field is optional. */
 export interface SimulatorOptions {
   /** Port to listen on; 0 (default) lets the OS choose. */
@@ -20,6 +26,12 @@ export interface SimulatorOptions {
   kling?: { accessKey: string; secretKey: string };
   /** If set, only this provider key is accepted; by default any non-empty key is. */
   requireKey?: string;
+  /**
+   * The ids `GET /openai/v1/models` and `GET /anthropic/v1/models` list (default: a mix of chat,
+   * embedding, audio, image and moderation models, a snapshot and a fine-tune for OpenAI; three
+   * Claude models). Chat requests accept any id either way.
+   */
+  textModels?: { openai?: readonly string[]; anthropic?: readonly string[] };
 }
 
 export interface ResolvedOptions {
@@ -32,6 +44,8 @@ export interface ResolvedOptions {
   videoProcessingMs: number;
   kling: { accessKey: string; secretKey: string };
   requireKey: string | undefined;
+  /** Live lists: the simulator handle exposes the same arrays. */
+  textModels: TextModelLists;
 }
 
 export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
@@ -45,5 +59,9 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     videoProcessingMs: Math.max(0, options.video?.processingMs ?? 1500),
     kling: options.kling ?? { accessKey: 'sim-access-key', secretKey: 'sim-secret-key' },
     requireKey: options.requireKey,
+    textModels: {
+      openai: [...(options.textModels?.openai ?? DEFAULT_OPENAI_MODELS)],
+      anthropic: [...(options.textModels?.anthropic ?? DEFAULT_ANTHROPIC_MODELS)],
+    },
   };
 }

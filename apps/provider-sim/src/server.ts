@@ -12,6 +12,7 @@ import { sendError } from './respond.js';
 import { Router } from './router.js';
 import { Stats } from './stats.js';
 import { anthropicProvider, anthropicRoutes } from './text/anthropic.js';
+import type { TextModelLists } from './text/models.js';
 import { openaiProvider, openaiRoutes } from './text/openai.js';
 import { videoProviders } from './video/registry.js';
 import { TaskStore } from './video/tasks.js';
@@ -28,6 +29,8 @@ export interface Simulator {
   faults: FaultController;
   /** Request counts per route (same as `GET /__sim/stats`). */
   stats(): { total: number; routes: Record<string, number> };
+  /** What the text list endpoints answer; push or remove ids to change it while running. */
+  textModels: TextModelLists;
   /** Stops listening and drops open connections (hung requests included). */
   close(): Promise<void>;
 }
@@ -211,6 +214,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     port,
     faults,
     stats: () => stats.snapshot(),
+    textModels: resolved.textModels,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

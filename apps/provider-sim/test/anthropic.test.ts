@@ -131,4 +131,42 @@ describe('Anthropic messages (§2)', () => {
     expect(body.data[0]).toMatchObject({ type: 'model' });
     expect(body.has_more).toBe(false);
   });
+
+  it('pages the model list with limit and after_id, as the real API', async () => {
+    const ids = ['claude-a', 'claude-b', 'claude-c', 'claude-d', 'claude-e'];
+    const own = await startSimulator({ textModels: { anthropic: ids } });
+    try {
+      const page = async (query: string) => {
+        const res = await fetch(`${own.url}/anthropic/v1/models${query}`, { headers });
+        return { status: res.status, body: await res.json() };
+      };
+      const first = await page('?limit=2');
+      expect(first.body).toMatchObject({
+        has_more: true,
+        first_id: 'claude-a',
+        last_id: 'claude-b',
+      });
+      expect(first.body.data[0]).toEqual({
+        type: 'model',
+        id: 'claude-a',
+        display_name: 'claude-a',
+        created_at: expect.any(String),
+      });
+      const second = await page('?limit=2&after_id=claude-b');
+      expect(second.body.data.map((m: { id: string }) => m.id)).toEqual(['claude-c', 'claude-d']);
+      const last = await page('?limit=2&after_id=claude-d');
+      expect(last.body).toMatchObject({
+        has_more: false,
+        first_id: 'claude-e',
+        last_id: 'claude-e',
+      });
+      expect((await page('')).body.data).toHaveLength(5);
+      expect((await page('?limit=0')).status).toBe(400);
+      expect((await page('?limit=1001')).status).toBe(400);
+      own.textModels.anthropic.push('claude-f');
+      expect((await page('?limit=1000')).body.data).toHaveLength(6);
+    } finally {
+      await own.close();
+    }
+  });
 });

@@ -174,4 +174,39 @@ describe('OpenAI legacy completions and models (§1)', () => {
     expect(one).toMatchObject({ id: 'gpt-4o', object: 'model' });
     expect((await fetch(`${base}/models/unknown-x`, { headers: auth })).status).toBe(404);
   });
+
+  it('lists like a real account: chat models, snapshots, fine-tunes and non-chat models', async () => {
+    const list = await (await fetch(`${base}/models`, { headers: auth })).json();
+    const byId = new Map(list.data.map((m: { id: string }) => [m.id, m]));
+    expect(byId.get('gpt-4.1-2025-04-14')).toEqual({
+      id: 'gpt-4.1-2025-04-14',
+      object: 'model',
+      created: expect.any(Number),
+      owned_by: 'system',
+    });
+    expect(byId.get('ft:gpt-4o-mini-2024-07-18:sim-org::sim0001')).toMatchObject({
+      owned_by: 'sim-org',
+    });
+    expect(byId.has('text-embedding-3-small')).toBe(true);
+    expect((await fetch(`${base}/models`)).status).toBe(401);
+  });
+});
+
+describe('a configured OpenAI model list', () => {
+  it('answers the configured ids, and an id added while running', async () => {
+    const own = await startSimulator({ textModels: { openai: ['gpt-a', 'gpt-b'] } });
+    try {
+      const ids = async () =>
+        (
+          (await (await fetch(`${own.url}/openai/v1/models`, { headers: auth })).json()) as {
+            data: Array<{ id: string }>;
+          }
+        ).data.map((m) => m.id);
+      expect(await ids()).toEqual(['gpt-a', 'gpt-b']);
+      own.textModels.openai.push('gpt-c');
+      expect(await ids()).toEqual(['gpt-a', 'gpt-b', 'gpt-c']);
+    } finally {
+      await own.close();
+    }
+  });
 });

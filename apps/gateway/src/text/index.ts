@@ -48,6 +48,8 @@ export function createTextFeature(core: CoreServices, files?: FilesService): Tex
       demo: config.demoMode,
       simulatorUrl: config.simulatorUrl ?? undefined,
       reservedModelIds: VIDEO_MODEL_IDS,
+      log: core.log.child({ component: 'models' }),
+      refresh: { intervalMs: positiveInt(config.env.MODELGATE_MODELS_REFRESH_MS) },
     });
   } catch (err) {
     // A bad providers/models section stops the start with a message naming the YAML path.
@@ -68,8 +70,15 @@ export function createTextFeature(core: CoreServices, files?: FilesService): Tex
     router: new Router({ breaker }),
     ...(files ? { images: ownImageLoader(files, core.cdnUrl) } : {}),
   });
-  core.lifecycle.add({ name: 'text', stop: () => text.close() });
-  core.log.info('text models', { mode: catalog.mode, models: catalog.list().map((m) => m.id) });
+  core.lifecycle.add({
+    name: 'text',
+    // Pass-through mode asks each provider for its models here (a few seconds at most).
+    start: async () => {
+      await catalog.start();
+      core.log.info('text models', { mode: catalog.mode, models: catalog.list().map((m) => m.id) });
+    },
+    stop: () => text.close(),
+  });
   return text;
 }
 

@@ -8,18 +8,23 @@ import type { TextModel, TextModelCatalog } from '../models/catalog.js';
 import type { TextRequest } from './request.js';
 
 /**
+ * A known id resolves from the catalogue's in-memory map; only an id it does not know waits for
+ * it to ask the providers again (pass-through mode), so a model that appeared upstream since the
+ * last refresh is found and an unknown one is refused before anything is held.
+ *
  * @throws ApiError 404 `model_not_found` for a model the gateway does not route, 403
  *   `model_not_allowed` for one outside the key's allow-list.
  *
  * @example
- * const model = resolveModel(catalog, request, key); // catalog entry with price and deployments
+ * const model = await resolveModel(catalog, request, key); // catalog entry with price and deployments
  */
-export function resolveModel(
+export async function resolveModel(
   catalog: TextModelCatalog,
   request: TextRequest,
   key: AuthKey,
-): TextModel {
-  const model = catalog.resolve(request.body.model);
+): Promise<TextModel> {
+  const id = request.body.model;
+  const model = catalog.resolve(id) ?? (await catalog.resolveFresh(id));
   if (!model) {
     throw notFound(`The model "${request.body.model}" does not exist.`, 'model_not_found', 'model');
   }

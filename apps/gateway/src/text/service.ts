@@ -82,7 +82,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
   const metrics = deps.stdMetrics;
 
   async function generate(request: TextRequest, ctx: TextRequestContext): Promise<Response> {
-    const model = resolveModel(catalog, request, ctx.key);
+    const model = await resolveModel(catalog, request, ctx.key);
     const { charge, estimatedInput } = await admit(request, model, ctx, { ...deps, settlements });
     const clock = new OverheadClock(ctx.startedAt);
     const abort = ctx.abort ?? new AbortController();

@@ -73,41 +73,6 @@ describe('config sections', () => {
 });
 
 describe('catalogue modes', () => {
-  it('pass-through: the known models of each keyed provider, under their own names', async () => {
-    const catalog = createTextModelCatalog({
-      env: { OPENAI_API_KEY: 'sk-o', ANTHROPIC_API_KEY: 'sk-a' },
-      reservedModelIds: new Set(['veo-3-1']),
-    });
-    expect(catalog.mode).toBe('passthrough');
-    expect(catalog.resolve('claude-haiku-4-5')!.deployments[0]!.provider.kind).toBe('anthropic');
-    expect(catalog.resolve('gpt-5')!.deployments[0]).toMatchObject({ upstreamModel: 'gpt-5' });
-    expect(catalog.resolve('gpt-5')!.deployments[0]!.provider.kind).toBe('openai');
-    expect(catalog.list().every((m) => m.type === 'text' && m.object === 'model')).toBe(true);
-    await catalog.close();
-  });
-
-  it('pass-through: what resolves is exactly what is listed', async () => {
-    const catalog = createTextModelCatalog({
-      env: { OPENAI_API_KEY: 'sk-o', ANTHROPIC_API_KEY: 'sk-a' },
-      reservedModelIds: new Set(['veo-3-1']),
-    });
-    const listed = catalog.list().map((m) => m.id);
-    expect(listed.length).toBeGreaterThan(5);
-    for (const id of listed) expect(catalog.resolve(id)?.id).toBe(id);
-    for (const id of ['totally-made-up', 'my-finetune', 'claude-opus-9', 'veo-3-1', '']) {
-      expect(catalog.resolve(id)).toBeNull();
-    }
-    await catalog.close();
-  });
-
-  it('pass-through with only an OpenAI-compatible key serves no claude-* model', async () => {
-    const catalog = createTextModelCatalog({ env: { OPENAI_API_KEY: 'sk-o' } });
-    expect(catalog.resolve('claude-haiku-4-5')).toBeNull();
-    expect(catalog.list().some((m) => m.id.startsWith('claude-'))).toBe(false);
-    expect(catalog.resolve('gpt-4o-mini')!.deployments[0]!.provider.kind).toBe('openai');
-    await catalog.close();
-  });
-
   it('no provider and no simulator: nothing resolves', async () => {
     const catalog = createTextModelCatalog({ env: {} });
     expect(catalog.mode).toBe('none');

@@ -8,6 +8,7 @@ import { applyLatency, eventFrame, type Frame, sendJson, sendStream } from '../r
 import type { RouteDef } from '../router.js';
 import { type Generation, generate } from './generate.js';
 import { acknowledgeImages, checkImageBlock } from './images.js';
+import { anthropicModelObject } from './models.js';
 import { countTokens } from './tokens.js';
 import {
   jsonAnswerForSystem,
@@ -53,16 +54,6 @@ export const anthropicProvider: Provider = {
     };
   },
 };
-
-const MODELS = [
-  { id: 'claude-opus-4-1', display_name: 'Claude Opus 4.1', created_at: '2025-08-05T00:00:00Z' },
-  {
-    id: 'claude-sonnet-4-5',
-    display_name: 'Claude Sonnet 4.5',
-    created_at: '2025-09-29T00:00:00Z',
-  },
-  { id: 'claude-haiku-4-5', display_name: 'Claude Haiku 4.5', created_at: '2025-10-15T00:00:00Z' },
-];
 
 /** The usage object of a message, as the Messages API reports it. */
 function usageOf(inputTokens: number, outputTokens: number) {
@@ -517,14 +508,36 @@ async function answerWithToolUse(ctx: Ctx, p: ParsedMessages, calls: SimToolCall
   await sendStream(ctx, frames);
 }
 
+/** Page size bounds of `GET /v1/models` (`limit`, default 20, 1 to 1000). */
+const LIST_LIMIT = { default: 20, max: 1000 };
+
+function listLimit(ctx: Ctx): number {
+  const raw = ctx.query.get('limit');
+  if (raw === null) return LIST_LIMIT.default;
+  const limit = Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_LIMIT.max) {
+    throw new HttpError({
+      status: 400,
+      message: `limit: Input should be between 1 and ${LIST_LIMIT.max}`,
+    });
+  }
+  return limit;
+}
+
+/** Paginated as the real API: `limit`, then `after_id` = the previous page's `last_id`. */
 function listModels(ctx: Ctx): void {
   checkHeaders(ctx);
-  const data = MODELS.map((m) => ({ type: 'model', ...m }));
+  const ids = ctx.sim.options.textModels.anthropic;
+  const limit = listLimit(ctx);
+  const afterId = ctx.query.get('after_id');
+  // An after_id the list no longer holds gives an empty last page.
+  const start = afterId === null ? 0 : ids.indexOf(afterId) + 1 || ids.length;
+  const data = ids.slice(start, start + limit).map(anthropicModelObject);
   sendJson(ctx, 200, {
     data,
-    has_more: false,
-    first_id: data[0]!.id,
-    last_id: data[data.length - 1]!.id,
+    has_more: start + limit < ids.length,
+    first_id: data[0]?.id ?? null,
+    last_id: data[data.length - 1]?.id ?? null,
   });
 }
 
@@ -532,13 +545,7 @@ function getModel(ctx: Ctx): void {
   checkHeaders(ctx);
   const id = ctx.params[0]!;
   if (id.startsWith('unknown-')) throw new HttpError({ status: 404, message: `model: ${id}` });
-  const known = MODELS.find((m) => m.id === id);
-  sendJson(ctx, 200, {
-    type: 'model',
-    id,
-    display_name: known?.display_name ?? id,
-    created_at: known?.created_at ?? '2025-01-01T00:00:00Z',
-  });
+  sendJson(ctx, 200, anthropicModelObject(id));
 }
 
 export const anthropicRoutes: RouteDef[] = [

@@ -65,15 +65,6 @@ const RATE_LIMIT_HEADERS = {
   'x-ratelimit-reset-tokens': '0s',
 };
 
-const KNOWN_MODELS = [
-  'gpt-4o',
-  'gpt-4o-mini',
-  'gpt-4.1',
-  'gpt-4.1-mini',
-  'gpt-4.1-nano',
-  'o3-mini',
-  'gpt-3.5-turbo-instruct',
-];
 const MODEL_CREATED = 1715367049;
 const ROLES = new Set(['developer', 'system', 'user', 'assistant', 'tool', 'function']);
 
@@ -840,18 +831,19 @@ async function completions(ctx: Ctx): Promise<void> {
   await sendStream(ctx, frames);
 }
 
+/** Who owns a model, as the real list says: the organisation for a fine-tune, else `system`. */
+function ownerOf(id: string): string {
+  if (id.startsWith('ft:')) return id.split(':')[2] || 'user';
+  return 'system';
+}
+
 function modelObject(id: string) {
-  return {
-    id,
-    object: 'model',
-    created: MODEL_CREATED,
-    owned_by: id.startsWith('gpt-') || id.startsWith('o') ? 'system' : 'sim',
-  };
+  return { id, object: 'model', created: MODEL_CREATED, owned_by: ownerOf(id) };
 }
 
 function listModels(ctx: Ctx): void {
   checkAuth(ctx);
-  sendJson(ctx, 200, { object: 'list', data: KNOWN_MODELS.map(modelObject) });
+  sendJson(ctx, 200, { object: 'list', data: ctx.sim.options.textModels.openai.map(modelObject) });
 }
 
 function getModel(ctx: Ctx): void {
