@@ -77,6 +77,21 @@ describe('pass-through with the upstream answering its model list', () => {
     expect((await textModels(gw, key)).map((m) => m.id)).toContain(id);
   });
 
+  it('a key may be limited to a model only the upstream lists; an unknown one is refused', async () => {
+    const token = (models: string[]) =>
+      gw.fetch('/v1/token', {
+        method: 'POST',
+        key: gw.adminKey,
+        json: { name: 't', quota: 1_000, models },
+      });
+    expect((await token(['gpt-4.1-2025-04-14'])).status).toBe(200);
+    const refused = await token(['no-such-model-anywhere']);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+      'model_not_found',
+    );
+  });
+
   it.each(['gpt-5', 'text-embedding-3-small', 'totally-made-up'])(
     '%s (not listed upstream, or not a text model) is a 404 model_not_found, nothing sent or billed',
     async (model) => {

@@ -10,10 +10,19 @@ import { badRequest, notFound } from '../errors.js';
 import { requireAdmin } from '../middleware/auth.js';
 import { readJsonBody, validateBody } from '../validate.js';
 
-/** The ids among `ids` that name no model the gateway serves (neither text nor video). */
-function unknownModelIds(services: Services, ids: readonly string[]): string[] {
-  const video = new Set(services.video?.listModels().map((m) => m.id));
-  return ids.filter((id) => !video.has(id) && services.text.catalog.resolve(id) === null);
+/**
+ * The ids among `ids` that name no model the gateway serves (neither text nor video). A text id
+ * the catalogue does not know yet is looked up again (pass-through mode asks the provider).
+ */
+async function unknownModelIds(services: Services, ids: readonly string[]): Promise<string[]> {
+  const video = new Set(services.video.listModels().map((m) => m.id));
+  const { catalog } = services.text;
+  const unknown: string[] = [];
+  for (const id of ids) {
+    if (video.has(id) || catalog.resolve(id)) continue;
+    if (!(await catalog.resolveFresh(id))) unknown.push(id);
+  }
+  return unknown;
 }
 
 export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): void {
@@ -52,7 +61,7 @@ export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): vo
 
   app.post('/v1/token', requireAdmin(), async (c) => {
     const body = validateBody(zCreateTokenRequest, await readJsonBody(c));
-    const unknown = unknownModelIds(services, body.models ?? []);
+    const unknown = await unknownModelIds(services, body.models ?? []);
     if (unknown.length > 0) {
       throw badRequest(
         `models: no such model: ${unknown.join(', ')} (GET /v1/models lists the models).`,
