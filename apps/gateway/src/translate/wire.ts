@@ -6,23 +6,11 @@
  * everything else passes through as unknown.
  */
 import type {
-  ChatContentPart,
-  ChatImagePart,
-  ChatMessage,
-  ChatResponseFormat,
-  ChatTool,
-  ChatToolChoice,
   CreateChatCompletionRequest,
   CreateCompletionRequest,
   CreateMessageRequest,
-  MessageParam,
-  MessagesTool,
-  MessagesToolChoice,
 } from '@modelgate/core';
 
-export type ChatRequest = CreateChatCompletionRequest;
-export type CompletionRequest = CreateCompletionRequest;
-export type MessagesRequest = CreateMessageRequest;
 export type {
   ChatContentPart,
   ChatImagePart,
@@ -33,7 +21,10 @@ export type {
   MessageParam,
   MessagesTool,
   MessagesToolChoice,
-};
+} from '@modelgate/core';
+export type ChatRequest = CreateChatCompletionRequest;
+export type CompletionRequest = CreateCompletionRequest;
+export type MessagesRequest = CreateMessageRequest;
 
 /** A function call the assistant made (response `message.tool_calls`, request assistant turns). */
 export interface OpenAiToolCall {
