@@ -37,8 +37,6 @@ import {
 import type {
   AnthropicMessage,
   AnthropicStreamEvent,
-  ChatRequest,
-  CompletionRequest,
   MessagesRequest,
   OpenAiChatCompletion,
 } from '../translate/wire.js';

@@ -149,7 +149,7 @@ class StreamRelay {
   }
 
   /** Runs one step of the relay; a step that throws stops the request and cuts the connection. */
-  private guard(sink: StreamSink, step: () => boolean | void): boolean {
+  private guard(sink: StreamSink, step: () => unknown): boolean {
     try {
       return step() !== false;
     } catch (err) {
