@@ -18,14 +18,8 @@ import {
   type TextProvider,
   type TextProviderSpec,
 } from '../providers/text/index.js';
-import type { Weighted } from '../routing/router.js';
 import type { TextModelSections } from './config.js';
-import {
-  DEFAULT_MAX_OUTPUT_TOKENS,
-  DEFAULT_TEXT_PRICE,
-  PASSTHROUGH_MODELS,
-  type TextPrice,
-} from './defaults.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TEXT_PRICE, PASSTHROUGH_MODELS } from './defaults.js';
 import { createPassthroughCatalog, type PassthroughRefresh } from './passthrough.js';
 import {
   closeProviders,
@@ -33,6 +27,7 @@ import {
   envProviderSpecs,
   type ProviderCredentials,
 } from './provider-specs.js';
+import type { CatalogMode, ModelListEntry, TextModel, TextModelCatalog } from './types.js';
 
 export {
   DEFAULT_MAX_OUTPUT_TOKENS,
@@ -40,48 +35,13 @@ export {
   PASSTHROUGH_MODELS,
   type TextPrice,
 } from './defaults.js';
-
-export interface TextDeployment extends Weighted {
-  provider: TextProvider;
-  upstreamModel: string;
-}
-
-export interface TextModel {
-  id: string;
-  ownedBy: string;
-  price: TextPrice;
-  /** Used as max_tokens when a request gives none (Anthropic requires one). */
-  maxOutputTokens: number;
-  deployments: TextDeployment[];
-}
-
-/** One entry of GET /v1/models (OpenAI list shape plus `type`). */
-export interface ModelListEntry {
-  id: string;
-  object: 'model';
-  created: number;
-  owned_by: string;
-  type: 'text' | 'video';
-  [extra: string]: unknown;
-}
-
-export type CatalogMode = 'config' | 'passthrough' | 'demo' | 'none';
-
-export interface TextModelCatalog {
-  readonly mode: CatalogMode;
-  /** The model, or null when the id is unknown (→ 404 model_not_found). Synchronous: the hot path. */
-  resolve(id: string): TextModel | null;
-  /**
-   * For an id `resolve` did not know: in pass-through mode, asks the providers again (rate-limited,
-   * concurrent misses share one fetch) and resolves after; elsewhere the same as `resolve`.
-   */
-  resolveFresh(id: string): Promise<TextModel | null>;
-  /** Text models for GET /v1/models. */
-  list(): ModelListEntry[];
-  /** Learns what it needs before serving (pass-through: the providers' lists, bounded wait). */
-  start(): Promise<void>;
-  close(): Promise<void>;
-}
+export type {
+  CatalogMode,
+  ModelListEntry,
+  TextDeployment,
+  TextModel,
+  TextModelCatalog,
+} from './types.js';
 
 /** The key demo mode presents to the simulator (it accepts any non-empty key). */
 const SIMULATOR_API_KEY = 'sk-modelgate-demo';

@@ -7,10 +7,10 @@
  */
 import type { Logger } from '../observability/logger.js';
 import { createTextProvider, type TextProviderSpec } from '../providers/text/index.js';
-import type { ModelListEntry, TextModel, TextModelCatalog } from './catalog.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TEXT_PRICE, PASSTHROUGH_MODELS } from './defaults.js';
 import { type LiveListTiming, LiveModelList } from './live-list.js';
 import { closeProviders } from './provider-specs.js';
+import type { ModelListEntry, TextModel, TextModelCatalog } from './types.js';
 
 export interface PassthroughRefresh extends LiveListTiming {
   /** Time between two scheduled fetches of every list, ms. */
