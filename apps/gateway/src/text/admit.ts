@@ -33,7 +33,7 @@ export async function admit(
   model: TextModel,
   who: { key: AuthKey; requestId: string },
   deps: AdmitDeps,
-): Promise<{ charge: Charge; estimatedInput: number }> {
+): Promise<Charge> {
   if (deps.images) await inlineOwnImages(request, deps.images);
   const estimatedInput = estimateInputTokens(request);
   const maxOutput = reservedOutputTokens(request, model);
@@ -44,6 +44,13 @@ export async function admit(
     deps.settlements.track(tokens.release());
     throw insufficientQuota();
   }
-  const charge = new Charge(deps.settlements, who.key, model, reserved, tokens, who.requestId);
-  return { charge, estimatedInput };
+  return new Charge(
+    deps.settlements,
+    who.key,
+    model,
+    reserved,
+    tokens,
+    estimatedInput,
+    who.requestId,
+  );
 }

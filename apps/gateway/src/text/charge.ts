@@ -43,6 +43,8 @@ export class Charge {
     readonly reserved: number,
     /** The request's worst case held against the key's tpm; its headers go on the answer. */
     readonly tokens: TokenHold,
+    /** The input tokens the reservation was priced on, used where the upstream reports none. */
+    readonly estimatedInput: number,
     readonly requestId: string,
   ) {}
 

@@ -7,8 +7,7 @@
  */
 
 import { SseParser } from '@modelgate/core/sse';
-import type { StreamSink } from '../http/stream-sink.js';
-import { streamResponse } from '../http/stream-sink.js';
+import { type StreamSink, streamResponse } from '../http/stream-sink.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
 import { classifyNetworkError } from '../providers/text/http.js';
@@ -37,20 +36,19 @@ export interface RelayDeps {
 /**
  * @param abort the request's controller: the client going away aborts it, which stops the upstream.
  * @example
- * return relayStream(stream, { request, charge, estimatedInput, abort, clock }, deps);
+ * return relayStream(stream, { request, charge, abort, clock }, deps);
  */
 export function relayStream(
   stream: UpstreamStream,
   ctx: {
     request: TextRequest;
     charge: Charge;
-    estimatedInput: number;
     abort: AbortController;
     clock: OverheadClock;
   },
   deps: RelayDeps,
 ): Response {
-  const pipe = stream.plan.stream(ctx.estimatedInput);
+  const pipe = stream.plan.stream(ctx.charge.estimatedInput);
   const relay = new StreamRelay(stream, pipe, ctx.request, ctx.charge, ctx.abort, deps);
   const headers = {
     ...SSE_HEADERS,

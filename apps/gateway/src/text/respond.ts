@@ -12,16 +12,15 @@ import type { UpstreamJson } from './upstream.js';
 
 /**
  * @example
- * return respondJson(answer, charge, estimatedInput, clock);
+ * return respondJson(answer, charge, clock);
  */
 export async function respondJson(
   answer: UpstreamJson,
   charge: Charge,
-  estimatedInput: number,
   clock: OverheadClock,
 ): Promise<Response> {
   const { body, usage } = answer.plan.respond(answer.json);
-  const input = usage?.inputTokens ?? estimatedInput;
+  const input = usage?.inputTokens ?? charge.estimatedInput;
   const output = usage?.outputTokens ?? (await countTokens(responseText(body)));
   charge.settle(input, output);
   const bytes = answer.plan.passthrough ? answer.raw : Buffer.from(JSON.stringify(body));

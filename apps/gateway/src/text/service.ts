@@ -25,7 +25,7 @@ import { relayStream } from './relay.js';
 import type { TextRequest } from './request.js';
 import { resolveModel } from './resolve.js';
 import { respondJson } from './respond.js';
-import { callUpstream } from './upstream.js';
+import { callUpstream, type UpstreamJson, type UpstreamStream } from './upstream.js';
 
 export { OVERHEAD_HEADER } from './overhead.js';
 export type { ClientFormat, TextRequest } from './request.js';
@@ -80,13 +80,14 @@ export function createTextService(deps: TextServiceDeps): TextService {
   const { catalog, log } = deps;
   const settlements = new Settlements(deps.billing, log);
   const metrics = deps.stdMetrics;
+  const admitDeps = { ...deps, settlements };
 
   async function generate(request: TextRequest, ctx: TextRequestContext): Promise<Response> {
     const model = await resolveModel(catalog, request, ctx.key);
-    const { charge, estimatedInput } = await admit(request, model, ctx, { ...deps, settlements });
+    const charge = await admit(request, model, ctx, admitDeps);
     const clock = new OverheadClock(ctx.startedAt);
     const abort = ctx.abort ?? new AbortController();
-    let answer: Awaited<ReturnType<typeof callUpstream>>;
+    let answer: UpstreamJson | UpstreamStream;
     try {
       answer = await callUpstream(
         request,
@@ -100,9 +101,8 @@ export function createTextService(deps: TextServiceDeps): TextService {
       if (failure instanceof ApiError) failure.headers[OVERHEAD_HEADER] = clock.header();
       throw failure;
     }
-    if (answer.kind === 'json') return respondJson(answer, charge, estimatedInput, clock);
-    const relay = { request, charge, estimatedInput, abort, clock };
-    return relayStream(answer, relay, { router, log, metrics });
+    if (answer.kind === 'json') return respondJson(answer, charge, clock);
+    return relayStream(answer, { request, charge, abort, clock }, { router, log, metrics });
   }
 
   return {
