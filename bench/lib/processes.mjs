@@ -167,6 +167,21 @@ export function rssOf(pid) {
   }
 }
 
+/**
+ * CPU time a process has used so far (user + system, all threads) in milliseconds, from
+ * /proc/PID/stat; null when it is gone. Clock ticks are taken as 100 per second (Linux's USER_HZ).
+ */
+export function cpuTimeOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at the state, field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** Samples a process's RSS every `intervalMs` until `stop()`; reports the peak and the samples. */
 export function sampleRss(pid, intervalMs = 200) {
   const samples = [];
