@@ -1,7 +1,8 @@
 // One call's transport state, shared by the typed methods and `client.request`: the fetch that runs
 // `send` with the call's options, and the mapping of whatever the call threw to a ModelgateError.
-import type { CallOptions, ResolvedClientOptions } from './client.js';
+
 import { ConnectionError, ModelgateError, TimeoutError } from './errors.js';
+import type { CallOptions, ResolvedClientOptions } from './options.js';
 import { type Sent, send } from './transport.js';
 
 export class CallAttempt {

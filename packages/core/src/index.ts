@@ -1,12 +1,5 @@
 // `@modelgate/core`: the client, its errors, and every generated API type.
-export {
-  type CallOptions,
-  createClient,
-  type ModelgateClient,
-  type ModelgateClientOptions,
-  type RawRequest,
-  type ResolvedClientOptions,
-} from './client.js';
+export { createClient, type ModelgateClient } from './client.js';
 export {
   AuthenticationError,
   asModelgateError,
@@ -23,6 +16,12 @@ export {
   ValidationError,
 } from './errors.js';
 export type * from './generated/types.gen.js';
+export type {
+  CallOptions,
+  ModelgateClientOptions,
+  RawRequest,
+  ResolvedClientOptions,
+} from './options.js';
 export type {
   ListCallbackDeliveriesQuery,
   ListVideoGenerationsQuery,

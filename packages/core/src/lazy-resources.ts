@@ -2,8 +2,9 @@
 // dynamic import on their first call. An app that only streams through `client.request` never
 // fetches that chunk, which keeps the streaming bundle small; bundlers that split code put it in a
 // chunk of its own, and bundles without splitting simply inline it.
-import type { ResolvedClientOptions } from './client.js';
+
 import { ModelgateError } from './errors.js';
+import type { ResolvedClientOptions } from './options.js';
 import type { Resources } from './resources.js';
 
 /** The same methods as `createResources(config)`, each loading the real one first. */

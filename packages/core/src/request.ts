@@ -1,8 +1,9 @@
 // `client.request`: one raw request straight on the transport, without the generated client, so an
 // app that only streams does not load the generated runtime. It sends what the generated client
 // would: the same URL, query encoding, headers and JSON body.
-import type { RawRequest, ResolvedClientOptions } from './client.js';
+
 import { ModelgateError } from './errors.js';
+import type { RawRequest, ResolvedClientOptions } from './options.js';
 import { send } from './transport.js';
 
 /**

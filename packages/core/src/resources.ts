@@ -3,7 +3,6 @@
 // This module is what `createClient` loads lazily on the first typed call (lazy-resources.ts): it
 // holds everything only typed calls need, the generated runtime included.
 import { CallAttempt } from './attempt.js';
-import type { CallOptions, ResolvedClientOptions } from './client.js';
 import {
   createConfig,
   createClient as createGeneratedClient,
@@ -51,6 +50,7 @@ import type {
   VideoTaskCreated,
   VideoTaskList,
 } from './generated/types.gen.js';
+import type { CallOptions, ResolvedClientOptions } from './options.js';
 import { randomId } from './random-id.js';
 import { type ResponseSchemaName, validateResponse } from './validate.js';
 

@@ -3,8 +3,8 @@
  * config, the delivery listing, and the deliverer registered as background work.
  */
 import type { Kysely } from 'kysely';
+import type { CoreServices } from '../core-services.js';
 import type { DB } from '../db/schema.js';
-import type { CoreServices } from '../services.js';
 import { assertCallbackUrlAllowed, type HostResolver } from './address-guard.js';
 import { createDeliverer, type Deliverer } from './deliverer.js';
 import { type ListDeliveriesQuery, listDeliveries } from './deliveries.js';

@@ -3,12 +3,12 @@
  * the config (YAML sections, provider credentials, demo mode) and the service on top of it.
  */
 import { ConfigError } from '../config/config.js';
+import type { CoreServices } from '../core-services.js';
 import type { FilesService } from '../files/service.js';
 import { createTextModelCatalog, type TextModelCatalog } from '../models/catalog.js';
 import { parseTextModelConfig, type TextModelSections } from '../models/config.js';
 import { CircuitBreaker } from '../routing/circuit-breaker.js';
 import { Router } from '../routing/router.js';
-import type { CoreServices } from '../services.js';
 import { ownImageLoader } from './own-images.js';
 import { createTextService, type TextService } from './service.js';
 

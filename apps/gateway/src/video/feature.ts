@@ -9,11 +9,11 @@ import { enqueueCallback } from '../callbacks/outbox.js';
 import { createCdnHandler } from '../cdn/handler.js';
 import { ConfigError } from '../config/config.js';
 import type { ProviderEnv } from '../config/providers-env.js';
+import type { CoreServices } from '../core-services.js';
 import { createFilesService, type FilesService } from '../files/service.js';
 import type { BlobStore } from '../files/storage.js';
 import { VIDEO_MODELS, videoModelList } from '../providers/video/registry.js';
 import type { VideoProviderConfig } from '../providers/video/types.js';
-import type { CoreServices } from '../services.js';
 import type { EngineObserver } from '../tasks/engine.js';
 import { createVideoService, type VideoService } from './service.js';
 
