@@ -1,0 +1,90 @@
+// `POST /v1/messages`: a text answer (in JSON when the system prompt asks for it), non-streamed or
+// as events; tool_use answers are made by anthropic-tool-use.ts.
+import type { Ctx } from '../context.js';
+import { applyLatency, eventFrame, type Frame, sendJson, sendStream } from '../respond.js';
+import {
+  type Message,
+  messageBody,
+  messageEndFrames,
+  messageStartFrame,
+  usageOf,
+} from './anthropic-answer.js';
+import { checkHeaders } from './anthropic-headers.js';
+import { type ParsedMessages, parse } from './anthropic-request.js';
+import { answerWithToolUse } from './anthropic-tool-use.js';
+import { jsonGeneration, newId } from './common.js';
+import { type Generation, generate } from './generate.js';
+import { acknowledgeImages } from './images.js';
+import { countTokens } from './tokens.js';
+import { jsonAnswerForSystem, planToolCalls } from './tools.js';
+
+export async function messages(ctx: Ctx): Promise<void> {
+  checkHeaders(ctx);
+  const p = parse(ctx.body);
+  const calls = planToolCalls(p.tools, p.toolChoice, p.key, p.endsWithToolResult);
+  if (calls !== null) {
+    await answerWithToolUse(ctx, p, calls);
+    return;
+  }
+  const g = asSystemAsks(
+    p,
+    acknowledgeImages(
+      generate(p.key, ctx.sim.options.outputTokens, p.maxTokens, p.stopSequences),
+      p.images,
+    ),
+  );
+  const message: Message = {
+    id: newId('msg_'),
+    model: p.model,
+    content: [{ type: 'text', text: g.text }],
+    stopReason: stopReasonOf(g),
+    stopSequence: g.stopSequence,
+    usage: usageOf(p.inputTokens, countTokens(g.text)),
+  };
+
+  if (!p.stream) {
+    await applyLatency(ctx);
+    sendJson(ctx, 200, messageBody(message));
+    return;
+  }
+  await sendStream(ctx, textFrames(message, g));
+}
+
+function stopReasonOf(g: Generation): string {
+  return g.stopSequence !== null
+    ? 'stop_sequence'
+    : g.finish === 'length'
+      ? 'max_tokens'
+      : 'end_turn';
+}
+
+/** The answer in JSON when the system prompt asks for JSON, streamed a few characters a piece. */
+function asSystemAsks(p: ParsedMessages, g: Generation): Generation {
+  const json = jsonAnswerForSystem(p.system, p.key, g.text);
+  if (json === null) return g;
+  return jsonGeneration(json);
+}
+
+/** The events of a text answer: one text block, a delta per token. */
+function textFrames(message: Message, g: Generation): Frame[] {
+  const frames: Frame[] = [
+    messageStartFrame(message),
+    eventFrame('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    }),
+    eventFrame('ping', { type: 'ping' }),
+  ];
+  // Rendered by hand: this runs once per token on the benchmarks' hot path.
+  const deltaHead =
+    'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":';
+  for (const piece of g.pieces) {
+    frames.push({ text: `${deltaHead}${JSON.stringify(piece)}}}\n\n`, token: true });
+  }
+  frames.push(
+    eventFrame('content_block_stop', { type: 'content_block_stop', index: 0 }),
+    ...messageEndFrames(message),
+  );
+  return frames;
+}
