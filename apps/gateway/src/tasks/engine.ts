@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomBase62 } from '../files/ids.js';
 import { fanOutObservers } from './observers.js';
 import { ProviderLimits } from './provider-limits.js';
-import { createScheduler } from './scheduler.js';
+import { TaskScheduler } from './scheduler.js';
 import { createStepContext } from './step.js';
 import type { EngineObserver, TaskEngine, TaskEngineDeps, TaskEngineOptions } from './types.js';
 
@@ -47,13 +47,16 @@ export function createTaskEngine(
   const observers: EngineObserver[] = deps.observer ? [deps.observer] : [];
   const observer = fanOutObservers(observers);
   const step = createStepContext(deps, claimant, pollIntervalMs, limits, observer);
-  const scheduler = createScheduler(step, {
+  const scheduler = new TaskScheduler(step, {
     maxInFlight: options.maxInFlight ?? 32,
     stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
   });
   return {
     instanceId,
-    ...scheduler,
+    start: () => scheduler.start(),
+    stop: () => scheduler.stop(),
+    wake: () => scheduler.wake(),
+    runOnce: () => scheduler.runOnce(),
     addObserver(o) {
       observers.push(o);
     },

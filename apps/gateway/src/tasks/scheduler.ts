@@ -2,7 +2,6 @@ import { sleep } from '@modelgate/core/retry';
 import { claimDueTasks } from './claims.js';
 import { processTask } from './process.js';
 import type { StepContext } from './step.js';
-import type { TaskEngine } from './types.js';
 
 export interface SchedulerSettings {
   /** Tasks processed at once by this instance. */
@@ -11,92 +10,92 @@ export interface SchedulerSettings {
   stopTimeoutMs: number;
 }
 
-/** The engine's loop: start, stop, wake and single rounds (everything but its identity). */
-export type TaskScheduler = Pick<TaskEngine, 'start' | 'stop' | 'wake' | 'runOnce'>;
-
 /**
- * Claims due tasks in rounds, about twice per poll interval (with jitter), and processes each
- * claimed task in the background, at most `maxInFlight` at once.
+ * The engine's loop: claims due tasks in rounds, about twice per poll interval (with jitter), and
+ * processes each claimed task in the background, at most `maxInFlight` at once.
  */
-export function createScheduler(step: StepContext, settings: SchedulerSettings): TaskScheduler {
-  const { claimant, limits, observer, pollIntervalMs } = step;
-  const { maxInFlight, stopTimeoutMs } = settings;
-  const log = step.deps.log;
-  const inFlight = new Map<string, Promise<void>>();
-  let timer: NodeJS.Timeout | null = null;
-  let running = false;
-  let claiming: Promise<number> | null = null;
+export class TaskScheduler {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private claiming: Promise<number> | null = null;
 
-  async function claim(): Promise<number> {
-    const free = maxInFlight - inFlight.size;
+  constructor(
+    private readonly step: StepContext,
+    private readonly settings: SchedulerSettings,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.claiming;
+    // Wait for in-flight steps, but not for ever (a long download): whatever is cut short keeps
+    // its claim only until the lease ends, then another instance (or the next start) takes it.
+    // The race handles the sleep's rejection when `waited` ends it after the steps settled.
+    const waited = new AbortController();
+    await Promise.race([
+      Promise.allSettled([...this.inFlight.values()]),
+      sleep(this.settings.stopTimeoutMs, waited.signal),
+    ]);
+    waited.abort();
+  }
+
+  wake(): void {
+    if (this.running && !this.claiming) this.schedule(0);
+  }
+
+  /** One claim round; resolves when the claimed tasks are processed. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.claim();
+    await Promise.all([...this.inFlight.values()]);
+    return claimed;
+  }
+
+  private async claim(): Promise<number> {
+    const { claimant, limits, observer } = this.step;
+    const free = this.settings.maxInFlight - this.inFlight.size;
     if (free <= 0) return 0;
     const now = Date.now();
     const rows = await claimDueTasks(claimant, {
       now,
       limit: free,
       skipProviders: limits.blockedProviders(now),
-      skipTaskIds: [...inFlight.keys()],
+      skipTaskIds: [...this.inFlight.keys()],
     });
     for (const row of rows) {
       observer.claimed(row.id, claimant.instanceId);
-      const work = processTask(step, row).finally(() => inFlight.delete(row.id));
-      inFlight.set(row.id, work);
+      const work = processTask(this.step, row).finally(() => this.inFlight.delete(row.id));
+      this.inFlight.set(row.id, work);
     }
     return rows.length;
   }
 
-  async function runOnce(): Promise<number> {
-    const claimed = await claim();
-    await Promise.all([...inFlight.values()]);
-    return claimed;
+  private schedule(delay: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), delay);
+    this.timer.unref?.();
   }
 
-  function schedule(delay: number): void {
-    if (!running) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(tick, delay);
-    timer.unref?.();
-  }
-
-  function tick(): void {
-    timer = null;
-    if (!running || claiming) return;
-    claiming = claim()
+  private tick(): void {
+    this.timer = null;
+    if (!this.running || this.claiming) return;
+    this.claiming = this.claim()
       .catch((error) => {
-        log?.error('claiming video tasks failed', { err: (error as Error).message });
+        this.step.deps.log?.error('claiming video tasks failed', { err: (error as Error).message });
         return 0;
       })
       .finally(() => {
-        claiming = null;
+        this.claiming = null;
         // Jitter keeps instances from claiming in lockstep.
-        schedule(Math.max(5, pollIntervalMs / 2) * (0.75 + Math.random() * 0.5));
+        this.schedule(Math.max(5, this.step.pollIntervalMs / 2) * (0.75 + Math.random() * 0.5));
       });
   }
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      schedule(0);
-    },
-    async stop() {
-      running = false;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await claiming;
-      // Wait for in-flight steps, but not for ever (a long download): whatever is cut short keeps
-      // its claim only until the lease ends, then another instance (or the next start) takes it.
-      // The race handles the sleep's rejection when `waited` ends it after the steps settled.
-      const waited = new AbortController();
-      await Promise.race([
-        Promise.allSettled([...inFlight.values()]),
-        sleep(stopTimeoutMs, waited.signal),
-      ]);
-      waited.abort();
-    },
-    wake() {
-      if (running && !claiming) schedule(0);
-    },
-    runOnce,
-  };
 }

@@ -32,6 +32,37 @@ export interface RequestBuilderDeps {
   cdnUrl: string;
 }
 
+/** One image of the request: external URLs pass through; our files go by URL or inline. */
+async function resolveImage(
+  deps: RequestBuilderDeps & { publicCdn: boolean },
+  source: ImageSource | undefined,
+  param: string,
+  transport: string,
+): Promise<ImageInput | undefined> {
+  if (!source) return undefined;
+  if (source.kind === 'external') return { kind: 'url', url: source.url };
+  const row = await deps.db
+    .selectFrom('files')
+    .selectAll()
+    .where('id', '=', source.fileId)
+    .executeTakeFirst();
+  if (!row)
+    throw new TaskInputError(
+      'image_not_found',
+      `${param}: the file ${source.fileId} was deleted before the task was submitted`,
+    );
+  if (deps.publicCdn || transport === 'url_only')
+    return { kind: 'url', url: `${deps.cdnUrl}/files/${row.id}.${row.ext}` };
+  // Read from our storage, never over the network, and hand it over inline.
+  const bytes = await readBlob(deps.files.store, row.sha256);
+  if (!bytes)
+    throw new TaskInputError(
+      'image_not_found',
+      `${param}: the bytes of ${source.fileId} are missing`,
+    );
+  return { kind: 'inline', mimeType: row.mime_type, base64: bytes.toString('base64') };
+}
+
 /**
  * The engine's `buildRequest`: the provider request from a task's stored params. Images that are
  * our files go as our CDN's URL where providers can reach it (or must take a URL), inline otherwise.
@@ -39,38 +70,7 @@ export interface RequestBuilderDeps {
 export function createRequestBuilder(
   deps: RequestBuilderDeps,
 ): (row: VideoTaskRow) => Promise<VideoSubmitRequest> {
-  const { db, files, cdnUrl } = deps;
-  const publicCdn = isPublicHttps(cdnUrl);
-
-  async function resolveImage(
-    source: ImageSource | undefined,
-    param: string,
-    transport: string,
-  ): Promise<ImageInput | undefined> {
-    if (!source) return undefined;
-    if (source.kind === 'external') return { kind: 'url', url: source.url };
-    const row = await db
-      .selectFrom('files')
-      .selectAll()
-      .where('id', '=', source.fileId)
-      .executeTakeFirst();
-    if (!row)
-      throw new TaskInputError(
-        'image_not_found',
-        `${param}: the file ${source.fileId} was deleted before the task was submitted`,
-      );
-    if (publicCdn || transport === 'url_only')
-      return { kind: 'url', url: `${cdnUrl}/files/${row.id}.${row.ext}` };
-    // Read from our storage, never over the network, and hand it over inline.
-    const bytes = await readBlob(files.store, row.sha256);
-    if (!bytes)
-      throw new TaskInputError(
-        'image_not_found',
-        `${param}: the bytes of ${source.fileId} are missing`,
-      );
-    return { kind: 'inline', mimeType: row.mime_type, base64: bytes.toString('base64') };
-  }
-
+  const images = { ...deps, publicCdn: isPublicHttps(deps.cdnUrl) };
   return async function buildRequest(row: VideoTaskRow): Promise<VideoSubmitRequest> {
     const p = row.params;
     const request: VideoSubmitRequest = {
@@ -80,9 +80,9 @@ export function createRequestBuilder(
       aspectRatio: p.aspectRatio,
     };
     const transport = VIDEO_MODELS[row.model]?.imageTransport ?? 'url_or_inline';
-    const image = await resolveImage(p.image, 'image_url', transport);
+    const image = await resolveImage(images, p.image, 'image_url', transport);
     if (image) request.image = image;
-    const lastFrame = await resolveImage(p.lastFrame, 'last_frame_url', transport);
+    const lastFrame = await resolveImage(images, p.lastFrame, 'last_frame_url', transport);
     if (lastFrame) request.lastFrame = lastFrame;
     if (p.seed !== undefined) request.seed = p.seed;
     if (p.negativePrompt !== undefined) request.negativePrompt = p.negativePrompt;
