@@ -5,12 +5,17 @@
  */
 import type { TextDeployment, TextModel } from '../models/catalog.js';
 import type { TextOperation } from '../providers/text/types.js';
+import { AnthropicToOpenAiStream } from '../translate/anthropic-to-openai-stream.js';
 import {
   CHAT_TO_MESSAGES,
   COMPLETION_TO_MESSAGES,
   droppedFields,
   MESSAGES_TO_CHAT,
 } from '../translate/dropped.js';
+import {
+  type OpenAiStreamItem,
+  OpenAiToAnthropicStream,
+} from '../translate/openai-to-anthropic-stream.js';
 import { AnthropicPassthroughStream, OpenAiPassthroughStream } from '../translate/passthrough.js';
 import {
   anthropicToChatRequest,
@@ -28,12 +33,7 @@ import {
   responseFormatPlan,
 } from '../translate/response-format.js';
 import type { SseEvent } from '../translate/sse.js';
-import {
-  AnthropicToOpenAiStream,
-  type OpenAiStreamItem,
-  OpenAiToAnthropicStream,
-  type StreamMeter,
-} from '../translate/stream.js';
+import type { StreamMeter } from '../translate/stream-base.js';
 import type {
   AnthropicMessage,
   AnthropicStreamEvent,

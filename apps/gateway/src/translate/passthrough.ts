@@ -8,8 +8,13 @@
  * of held streams is most of the gateway's heap growth.
  */
 import type { SseEvent } from './sse.js';
-import type { MeteredUsage, OpenAiStreamFormat, StreamTransform } from './stream.js';
-import { anthropicStreamError, openAiStreamError, TerminableStream } from './stream.js';
+import {
+  type MeteredUsage,
+  type OpenAiStreamFormat,
+  type StreamTransform,
+  TerminableStream,
+} from './stream-base.js';
+import { anthropicStreamError, openAiStreamError } from './stream-errors.js';
 
 // A usage object (not `"usage": null`) somewhere in the chunk.
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;

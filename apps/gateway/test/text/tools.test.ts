@@ -16,7 +16,7 @@ import {
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateInputTokens } from '../../src/text/tokens.js';
-import { OpenAiToAnthropicStream } from '../../src/translate/stream.js';
+import { OpenAiToAnthropicStream } from '../../src/translate/openai-to-anthropic-stream.js';
 import type { ChatTool, OpenAiChatChunk } from '../../src/translate/wire.js';
 import { expectError, expectOk, expectStream, type Json } from '../contract/support.js';
 import { startTestGateway, type TestGateway } from '../helpers/index.js';

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { AnthropicToOpenAiStream } from '../../src/translate/anthropic-to-openai-stream.js';
+import { OpenAiToAnthropicStream } from '../../src/translate/openai-to-anthropic-stream.js';
 import {
   AnthropicPassthroughStream,
   OpenAiPassthroughStream,
@@ -13,7 +15,6 @@ import {
   chatCompletionFromAnthropic,
   textCompletionFromAnthropic,
 } from '../../src/translate/response.js';
-import { AnthropicToOpenAiStream, OpenAiToAnthropicStream } from '../../src/translate/stream.js';
 import type {
   AnthropicMessage,
   AnthropicStreamEvent,

@@ -1,0 +1,58 @@
+import type { Kysely, Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { FilesService } from '../files/service.js';
+import type { PollResult, VideoAdapter } from '../providers/video/types.js';
+import { TaskInputError } from '../tasks/engine.js';
+import type { StoredVideo } from '../tasks/transitions.js';
+import { probeMp4 } from './mp4.js';
+import type { VideoTaskRow } from './task-object.js';
+
+export interface ResultStoreDeps {
+  db: Kysely<DB>;
+  files: FilesService;
+  /** Largest result video accepted from a provider. Default 2 GiB. */
+  maxVideoBytes?: number;
+}
+
+/**
+ * The engine's `storeResult`: downloads a finished video into our blob store (refusing what is
+ * not an MP4) and probes its duration and size.
+ */
+export function createResultStore(
+  deps: ResultStoreDeps,
+): (row: VideoTaskRow, adapter: VideoAdapter, result: PollResult) => Promise<StoredVideo> {
+  const { db, files } = deps;
+  return async function storeResult(row, adapter, result) {
+    const response = await adapter.download({ resultUrl: result.resultUrl! });
+    if (!response.body)
+      throw new TaskInputError('invalid_result', `${adapter.provider} returned an empty video`);
+    const staged = await files.store.stage(response.body, {
+      maxBytes: deps.maxVideoBytes ?? 2 * 1024 ** 3,
+    });
+    if (staged.size < 8 || Buffer.from(staged.head).toString('latin1', 4, 8) !== 'ftyp') {
+      await staged.discard();
+      throw new TaskInputError(
+        'invalid_result',
+        `${adapter.provider} returned something that is not an MP4`,
+      );
+    }
+    await db.transaction().execute(async (trx: Transaction<DB>) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${staged.sha256}, 0))`.execute(trx);
+      await staged.commit();
+    });
+    const info = await probeMp4(async (start, length) => {
+      const stream = await files.store.get(staged.sha256, { start, end: start + length - 1 });
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream ?? []) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    }, staged.size);
+    return {
+      sha256: staged.sha256,
+      size: staged.size,
+      duration: info?.duration || result.duration || row.params.duration || 0,
+      width: info?.width ?? 0,
+      height: info?.height ?? 0,
+    };
+  };
+}

@@ -1,0 +1,78 @@
+import type { VideoTaskList } from '@modelgate/core';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { badRequest, notFound } from '../http/errors.js';
+import type { VideoTaskStatus } from './tables.js';
+import { toVideoTask, type VideoTaskRow } from './task-object.js';
+
+/** The key's task by id; 404 when there is none (or it is another key's). */
+export async function loadOwnedTask(
+  db: Kysely<DB>,
+  keyId: number,
+  taskId: string,
+): Promise<VideoTaskRow> {
+  const row = (await db
+    .selectFrom('video_tasks')
+    .selectAll()
+    .where('id', '=', taskId)
+    .where('key_id', '=', keyId)
+    .executeTakeFirst()) as VideoTaskRow | undefined;
+  if (!row) throw notFound(`No video task ${taskId}.`, 'task_not_found', 'task_id');
+  return row;
+}
+
+export interface TaskListQuery {
+  limit?: number;
+  after?: string | null;
+  status?: string | null;
+}
+
+/** One page of the key's tasks, newest first; `after` is the last id of the previous page. */
+export async function listOwnedTasks(
+  db: Kysely<DB>,
+  cdnUrl: string,
+  keyId: number,
+  query: TaskListQuery,
+): Promise<VideoTaskList> {
+  const limit = query.limit ?? 20;
+  let q = db.selectFrom('video_tasks').selectAll().where('key_id', '=', keyId);
+  if (query.status) q = q.where('status', '=', query.status as VideoTaskStatus);
+  if (query.after) {
+    const cursor = await db
+      .selectFrom('video_tasks')
+      .select('seq')
+      .where('id', '=', query.after)
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
+    if (!cursor)
+      throw badRequest('after is not a cursor from this list.', 'after', 'invalid_cursor');
+    q = q.where('seq', '<', Number(cursor.seq));
+  }
+  const rows = (await q
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute()) as VideoTaskRow[];
+  const page = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  return {
+    object: 'list',
+    data: page.map((row) => toVideoTask(row, cdnUrl)),
+    has_more: hasMore,
+    next_cursor: hasMore ? page[page.length - 1]!.id : null,
+  };
+}
+
+/** For the CDN: the blob of a completed task's video, or null. */
+export async function findFinishedVideo(
+  db: Kysely<DB>,
+  taskId: string,
+): Promise<{ sha256: string; size: number; contentType: string } | null> {
+  const row = await db
+    .selectFrom('video_tasks')
+    .select(['video_sha256', 'video_size'])
+    .where('id', '=', taskId)
+    .where('status', '=', 'completed')
+    .executeTakeFirst();
+  if (!row?.video_sha256) return null;
+  return { sha256: row.video_sha256, size: Number(row.video_size), contentType: 'video/mp4' };
+}
