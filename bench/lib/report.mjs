@@ -4,11 +4,17 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { overheadGuard } from '../scenarios/overhead.mjs';
+import { median } from './stats.mjs';
 import { barChart, lineChart, PALETTE } from './svg.mjs';
 import { ALL_TARGETS, repoDir } from './targets.mjs';
 
 const MB = 1e6;
 const f = (v, digits = 2) => (v == null || Number.isNaN(v) ? '–' : Number(v).toFixed(digits));
+/** The median of one figure over repeated runs (null without runs or values). */
+const medianOver = (runs, key) => {
+  const values = (runs ?? []).map((r) => r[key]).filter((v) => v != null);
+  return values.length ? median(values) : null;
+};
 /** Each repeated streams run's first-chunk delay, e.g. "+80, +151, +225 ms". */
 const runList = (runs) =>
   runs ? `${runs.map((r) => `+${f(r.addedFirstChunkMs, 0)}`).join(', ')} ms` : 'one run';
@@ -94,16 +100,19 @@ export function evaluate(report) {
     const floor = streams.targets.floor;
     const pg = streams.targets['modelgate-pg'];
     if (floor?.addedFirstChunkMs != null && pg?.addedFirstChunkMs != null) {
-      const cpuRatio =
-        floor.cpuPerStreamMs && pg.cpuPerStreamMs ? pg.cpuPerStreamMs / floor.cpuPerStreamMs : null;
+      const cpu = (t, key) => medianOver(t.runs, key) ?? t[key];
+      const ratio = (key) => {
+        const [ours, floors] = [cpu(pg, key), cpu(floor, key)];
+        return ours && floors ? ours / floors : null;
+      };
       add(
         `${streams.streams} streams opened at once: first chunk ≤ 2× the floor's delay (PostgreSQL)`,
         `+${f(pg.addedFirstChunkMs, 0)} ms`,
         `+${f(2 * floor.addedFirstChunkMs, 0)} ms`,
         streams.streams >= 1000 ? pg.addedFirstChunkMs <= 2 * floor.addedFirstChunkMs : null,
         `median of ${streams.repeats ?? 1} runs (${runList(pg.runs)}); floor +${f(floor.addedFirstChunkMs, 0)} ms ` +
-          `(${runList(floor.runs)}); CPU per stream ${f(pg.cpuPerStreamMs)} ms, ` +
-          `${cpuRatio == null ? '–' : `${f(cpuRatio)}×`} the floor's`,
+          `(${runList(floor.runs)}); CPU per stream (median of runs) ${f(cpu(pg, 'cpuPerStreamMs'))} ms, ` +
+          `${f(ratio('cpuPerStreamMs'))}× the floor's; until all are open ${f(ratio('cpuToAllOpenPerStreamMs'))}×`,
       );
     }
   }

@@ -63,6 +63,7 @@ function medianRun(list) {
     runs: list.map((r) => ({
       addedFirstChunkMs: r.addedFirstChunkMs,
       cpuPerStreamMs: r.cpuPerStreamMs,
+      cpuToAllOpenPerStreamMs: r.cpuToAllOpenPerStreamMs,
       rssHeld: r.rss.held,
     })),
   };
