@@ -101,7 +101,7 @@ targets.floor = {
   headers: targets.direct.headers,
   pid: floor.p.pid,
 };
-const admin = 'sk-' + 'A'.repeat(48);
+const admin = `sk-${'A'.repeat(48)}`;
 let dbUrl;
 if (values.db === 'pg') {
   const pg = gatewayRequire('pg');

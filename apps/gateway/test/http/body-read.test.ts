@@ -98,7 +98,7 @@ describe('request body reading', () => {
       `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
     const hex = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;
     const [res] = await rawExchange(port, [
-      [chunked + hex(body.slice(0, 10)), hex(body.slice(10)) + '0\r\n\r\n'],
+      [chunked + hex(body.slice(0, 10)), `${hex(body.slice(10))}0\r\n\r\n`],
     ]);
     expect(res?.status).toBe(200);
   });

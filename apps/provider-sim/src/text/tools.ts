@@ -3,6 +3,8 @@
 // text (the first offered tool when none does), only the first of them when parallel calls are
 // off, and the named tool when tool_choice names one. Arguments are built from the tool's JSON
 // schema: every required property gets a value of its type, so clients can parse and use them.
+
+import { isRecord } from '../errors.js';
 import { hashString, outputPieces } from './generate.js';
 
 /** A tool as either protocol declares it, reduced to what the simulator uses. */
@@ -23,13 +25,9 @@ export interface SimToolCall {
   input: Record<string, unknown>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A value for one schema: enum/const/default first, then by type; objects recurse on `required`. */
 function valueFor(schema: unknown, seed: number, depth: number): unknown {
-  if (!isObject(schema)) return 'value';
+  if (!isRecord(schema)) return 'value';
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if ('const' in schema) return schema.const;
   if ('default' in schema) return schema.default;
@@ -69,8 +67,8 @@ function valueFor(schema: unknown, seed: number, depth: number): unknown {
  */
 export function argumentsFor(schema: unknown, seed: number, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (!isObject(schema)) return out;
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  if (!isRecord(schema)) return out;
+  const properties = isRecord(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];
   for (const name of required) {
     if (typeof name !== 'string') continue;
@@ -145,9 +143,9 @@ export function jsonAnswerForSystem(system: string, key: string, text: string): 
  *   properties: { ok: { type: 'boolean' } }, required: ['ok'] } } }, 'Hi', 'Hello'); // '{"ok":true}'
  */
 export function jsonAnswer(format: unknown, key: string, text: string): string | null {
-  if (!isObject(format)) return null;
+  if (!isRecord(format)) return null;
   if (format.type === 'json_object') return JSON.stringify({ answer: text });
-  if (format.type !== 'json_schema' || !isObject(format.json_schema)) return null;
+  if (format.type !== 'json_schema' || !isRecord(format.json_schema)) return null;
   const schema = format.json_schema.schema ?? { type: 'object' };
   return JSON.stringify(valueFor(schema, hashString(key), 0));
 }
