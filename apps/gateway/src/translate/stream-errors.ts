@@ -1,21 +1,8 @@
+import { zErrorType } from '@modelgate/core/zod';
 import { anthropicSse, openAiSse } from './sse.js';
 
-/** The error types of our API (spec ErrorType); a vendor's other types become upstream_error. */
-const API_ERROR_TYPES = new Set([
-  'invalid_request_error',
-  'authentication_error',
-  'insufficient_quota',
-  'permission_error',
-  'not_found_error',
-  'conflict',
-  'request_too_large',
-  'unsupported_media_type',
-  'rate_limit_error',
-  'api_error',
-  'upstream_error',
-  'overloaded_error',
-  'upstream_timeout',
-]);
+/** The error types of our API: the spec's ErrorType enum (a vendor's other types become upstream_error). */
+const API_ERROR_TYPES: ReadonlySet<string> = new Set(zErrorType.options);
 
 /** Maps an upstream's error type onto ours (e.g. OpenAI `server_error` → `upstream_error`). */
 export function apiErrorType(type: string | undefined): string {
