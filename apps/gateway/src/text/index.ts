@@ -2,6 +2,7 @@
  * The text feature's entry point for BASE's service container: builds the model catalogue from
  * the config (YAML sections, provider credentials, demo mode) and the service on top of it.
  */
+import { zVideoModelId } from '@modelgate/core/zod';
 import { ConfigError } from '../config/config.js';
 import type { CoreServices } from '../core-services.js';
 import type { FilesService } from '../files/service.js';
@@ -15,20 +16,10 @@ import { createTextService, type TextService } from './service.js';
 export { createTextService, type TextService, type TextServiceDeps } from './service.js';
 
 /**
- * The nine video model ids (docs/design.md#video): never resolved as text models, even in
+ * The spec's video model ids (docs/design.md#video): never resolved as text models, even in
  * pass-through mode where any other name goes upstream unchanged.
  */
-export const VIDEO_MODEL_IDS: ReadonlySet<string> = new Set([
-  'grok-imagine-video',
-  'veo-3-1',
-  'kling-v3',
-  'seedance-2',
-  'hailuo-2-3',
-  'wan-2-6',
-  'vidu-q2',
-  'runway-gen4-turbo',
-  'luma-ray-2',
-]);
+export const VIDEO_MODEL_IDS: ReadonlySet<string> = new Set(zVideoModelId.options);
 
 /**
  * `files`: images pointing at uploaded files are inlined from it (text/own-images.ts).
