@@ -12,6 +12,7 @@
 //   …change, pnpm --filter @modelgate/gateway build…
 //   node bench/ab.mjs --a apps/gateway/dist-base/main.js            # B defaults to dist/main.js
 //   node bench/ab.mjs --a … --stream --db pglite --rounds 200 --block 25
+//   node bench/ab.mjs --a … --stream --tokens 32 --tokens-per-second 1000   # CPU of relaying
 //   node bench/ab.mjs --a … --b-args=--liftoff-only --concurrency 16   # same build, a node flag, under load
 //
 // Results go to stdout only: this is a tool for a change's author, not a scenario of `pnpm bench`.
@@ -38,6 +39,10 @@ const { values: opts } = parseArgs({
     b: { type: 'string', default: path.join(repoDir, 'apps/gateway/dist/main.js') },
     db: { type: 'string', default: 'pg' },
     stream: { type: 'boolean', default: false },
+    // Tokens per answer (the simulator's and max_tokens): 1 weighs opening a request, 64 relaying.
+    tokens: { type: 'string', default: String(SIM_OVERHEAD.outputTokens) },
+    // 0: the answer comes at once (few packets); e.g. 1000: one packet per token, as a live model.
+    'tokens-per-second': { type: 'string', default: '0' },
     rounds: { type: 'string', default: '100' },
     block: { type: 'string', default: '25' },
     warmup: { type: 'string', default: '3000' },
@@ -66,7 +71,11 @@ const kind = opts.db === 'pglite' ? 'modelgate' : 'modelgate-pg';
 const cpus = cpuPlan(true);
 pinSelf(cpus.other); // the client must not share the servers' core
 const scratch = scratchDir();
-const sim = await startSim(SIM_OVERHEAD, { cpu: cpus.other });
+const tokens = Number(opts.tokens);
+const sim = await startSim(
+  { ...SIM_OVERHEAD, outputTokens: tokens, tokensPerSecond: Number(opts['tokens-per-second']) },
+  { cpu: cpus.other },
+);
 const targets = [];
 try {
   const specs = [
@@ -92,7 +101,7 @@ try {
       roundP50: [],
     });
   }
-  const body = chatBody({ stream: opts.stream });
+  const body = chatBody({ stream: opts.stream, maxTokens: tokens });
   for (const target of targets) {
     await warmUp(target, [body], { count: Number(opts.warmup) });
   }
