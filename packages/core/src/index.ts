@@ -24,9 +24,11 @@ export type {
 } from './options.js';
 export type {
   ListCallbackDeliveriesQuery,
+  ListKeysQuery,
   ListVideoGenerationsQuery,
   NonStreaming,
   Resources,
+  UsageQuery,
   VideoCreateOptions,
 } from './resources.js';
 export {

@@ -46,6 +46,12 @@ export function lazyResources(config: ResolvedClientOptions): Resources {
     },
     billing: { creditGrants: lazy((r) => r.billing.creditGrants) },
     tokens: { create: lazy((r) => r.tokens.create) },
+    keys: {
+      list: lazy((r) => r.keys.list),
+      retrieve: lazy((r) => r.keys.retrieve),
+      revoke: lazy((r) => r.keys.revoke),
+    },
+    usage: { retrieve: lazy((r) => r.usage.retrieve) },
     callbacks: {
       secret: {
         retrieve: lazy((r) => r.callbacks.secret.retrieve),

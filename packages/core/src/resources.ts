@@ -20,13 +20,19 @@ import {
   getCallbackSecret,
   getCreditGrants,
   getFile,
+  getKey,
+  getUsage,
   getVideoGeneration,
   listCallbackDeliveries,
+  listKeys,
   listModels,
   listVideoGenerations,
+  revokeKey,
   rotateCallbackSecret,
 } from './generated/sdk.gen.js';
 import type {
+  ApiKey,
+  ApiKeyList,
   CallbackDeliveryList,
   CallbackSecret,
   ChatCompletion,
@@ -40,12 +46,15 @@ import type {
   CreditSummary,
   DeletedFile,
   FileObject,
+  GetUsageData,
   ListCallbackDeliveriesData,
+  ListKeysData,
   ListVideoGenerationsData,
   Message,
   ModelList,
   RotateCallbackSecretRequest,
   Token,
+  UsageReport,
   VideoTask,
   VideoTaskCreated,
   VideoTaskList,
@@ -74,6 +83,8 @@ export interface VideoCreateOptions extends CallOptions {
 
 export type ListVideoGenerationsQuery = NonNullable<ListVideoGenerationsData['query']>;
 export type ListCallbackDeliveriesQuery = NonNullable<ListCallbackDeliveriesData['query']>;
+export type ListKeysQuery = NonNullable<ListKeysData['query']>;
+export type UsageQuery = NonNullable<GetUsageData['query']>;
 
 export interface Resources {
   chat: {
@@ -123,6 +134,21 @@ export interface Resources {
   tokens: {
     /** `POST /v1/token` (admin key): creates a key; its secret is shown only in this response. */
     create(body: CreateTokenRequest, options?: CallOptions): Promise<Token>;
+  };
+  keys: {
+    /** `GET /v1/keys` (admin key): every key, newest first, with its state and spend; never its secret. */
+    list(query?: ListKeysQuery, options?: CallOptions): Promise<ApiKeyList>;
+    /** `GET /v1/keys/{key_id}` (admin key). */
+    retrieve(keyId: number, options?: CallOptions): Promise<ApiKey>;
+    /** `POST /v1/keys/{key_id}/revoke` (admin key): for good; a retried revoke is harmless. */
+    revoke(keyId: number, options?: CallOptions): Promise<ApiKey>;
+  };
+  usage: {
+    /**
+     * `GET /v1/usage`: requests, tokens and cost per hour or day; the key's own, or (admin key) any
+     * key's or all of them.
+     */
+    retrieve(query?: UsageQuery, options?: CallOptions): Promise<UsageReport>;
   };
   callbacks: {
     secret: {
@@ -262,6 +288,26 @@ export function createResources(config: ResolvedClientOptions): Resources {
     tokens: {
       create: (body, options) =>
         invoke((fetch) => createToken(args(fetch, options, { body })), options, 'zToken'),
+    },
+    keys: {
+      list: (query, options) =>
+        invoke((fetch) => listKeys(args(fetch, options, { query })), options, 'zApiKeyList'),
+      retrieve: (keyId, options) =>
+        invoke(
+          (fetch) => getKey(args(fetch, options, { path: { key_id: keyId } })),
+          options,
+          'zApiKey',
+        ),
+      revoke: (keyId, options) =>
+        invoke(
+          (fetch) => revokeKey(args(fetch, options, { path: { key_id: keyId } })),
+          options,
+          'zApiKey',
+        ),
+    },
+    usage: {
+      retrieve: (query, options) =>
+        invoke((fetch) => getUsage(args(fetch, options, { query })), options, 'zUsageReport'),
     },
     callbacks: {
       secret: {

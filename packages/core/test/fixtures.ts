@@ -1,5 +1,6 @@
 // Valid response bodies, typed with the generated types so a spec change that breaks them fails tsc.
 import type {
+  ApiKey,
   CallbackDeliveryList,
   CallbackSecret,
   ChatCompletion,
@@ -10,6 +11,7 @@ import type {
   Message,
   ModelList,
   Token,
+  UsageReport,
   VideoTask,
   VideoTaskCreated,
   VideoTaskList,
@@ -159,4 +161,63 @@ export const callbackDeliveryList: CallbackDeliveryList = {
   ],
   has_more: false,
   next_cursor: null,
+};
+
+export const apiKey: ApiKey = {
+  object: 'api_key',
+  id: 7,
+  name: 'ci',
+  key_prefix: 'sk-a1B2a1',
+  role: 'user',
+  status: 'active',
+  quota: 1_000_000,
+  used: 250_000,
+  remaining: 750_000,
+  models: null,
+  rpm: 60,
+  tpm: null,
+  created_at: 1_700_000_000,
+  expires_at: null,
+  revoked_at: null,
+};
+
+export const usageReport: UsageReport = {
+  object: 'usage_report',
+  start_time: 1_699_920_000,
+  end_time: 1_700_006_400,
+  bucket_width: '1d',
+  group_by: ['model'],
+  data: [
+    {
+      object: 'usage_bucket',
+      start_time: 1_699_920_000,
+      end_time: 1_700_006_400,
+      results: [
+        {
+          object: 'usage_result',
+          key_id: null,
+          model: 'gpt-4o-mini',
+          kind: null,
+          requests: 2,
+          input_tokens: 10,
+          output_tokens: 20,
+          video_seconds: 0,
+          units: 300,
+          cost: 0.0003,
+        },
+      ],
+    },
+  ],
+  totals: {
+    object: 'usage_result',
+    key_id: null,
+    model: null,
+    kind: null,
+    requests: 2,
+    input_tokens: 10,
+    output_tokens: 20,
+    video_seconds: 0,
+    units: 300,
+    cost: 0.0003,
+  },
 };

@@ -132,6 +132,33 @@ describe('operations', () => {
     expect(JSON.parse(req.body.toString())).toEqual({ name: 'ci', quota: 1_000_000 });
   });
 
+  it('keys.list / retrieve / revoke (admin)', async () => {
+    answer({ object: 'list', data: [fx.apiKey], has_more: false, next_cursor: null });
+    const page = await client.keys.list({ limit: 5, status: 'active' });
+    expect(page.data).toEqual([fx.apiKey]);
+    expect([only().method, only().url]).toEqual(['GET', '/v1/keys?limit=5&status=active']);
+
+    answer(fx.apiKey);
+    expect(await client.keys.retrieve(7)).toEqual(fx.apiKey);
+    expect([only().method, only().url]).toEqual(['GET', '/v1/keys/7']);
+
+    answer({ ...fx.apiKey, status: 'revoked', revoked_at: 1_700_000_100 });
+    expect((await client.keys.revoke(7)).status).toBe('revoked');
+    expect([only().method, only().url]).toEqual(['POST', '/v1/keys/7/revoke']);
+  });
+
+  it('usage.retrieve sends group_by comma-separated, as the spec says', async () => {
+    answer(fx.usageReport);
+    const report = await client.usage.retrieve({
+      bucket_width: '1d',
+      group_by: ['model', 'key_id'],
+    });
+    expect(report).toEqual(fx.usageReport);
+    const { method, url } = only();
+    expect(method).toBe('GET');
+    expect(decodeURIComponent(url)).toBe('/v1/usage?bucket_width=1d&group_by=model,key_id');
+  });
+
   it('callbacks.secret.retrieve / rotate and callbacks.deliveries.list', async () => {
     answer(fx.callbackSecret);
     expect(await client.callbacks.secret.retrieve()).toEqual(fx.callbackSecret);

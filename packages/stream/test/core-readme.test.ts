@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { readSnippets, runSnippet, unknownPnpmCommands } from '../../../scripts/readme-snippets.js';
+import { createKey } from './gateway.js';
 
 const gateway = inject('gateway');
 const coreDir = fileURLToPath(new URL('../../core/', import.meta.url));
@@ -12,13 +13,20 @@ const snippets = readSnippets(`${coreDir}README.md`, ['ts']);
 function run(index: number, apiKey = gateway.apiKey): Promise<string> {
   return runSnippet(coreDir, snippets[index]!, {
     replacements: { 'http://localhost:8080': gateway.url },
-    env: { MODELGATE_API_KEY: apiKey },
+    env: { MODELGATE_API_KEY: apiKey, MODELGATE_ADMIN_KEY: gateway.adminKey },
   });
 }
 
+const chat = (key: string) =>
+  fetch(`${gateway.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+  });
+
 describe("core's README snippets", () => {
-  it('has the four snippets this test knows', () => {
-    expect(snippets).toHaveLength(4);
+  it('has the five snippets this test knows', () => {
+    expect(snippets).toHaveLength(5);
   });
 
   it('names only pnpm commands the repository has', () => {
@@ -40,18 +48,34 @@ describe("core's README snippets", () => {
     );
   });
 
+  it("the operators' snippet prints each key's spend per day and revokes the CI keys", async () => {
+    const ci = await createKey(gateway.url, gateway.adminKey, 'ci-pipeline', 1_000_000_000);
+    expect((await chat(ci)).status).toBe(200);
+    const lines = (await run(1)).trim().split('\n');
+    const total = lines.at(-1) ?? '';
+    expect(total).toMatch(/^total credits \d+(\.\d+)?(e-\d+)?$/);
+    expect(Number(total.split(' ').at(-1))).toBeGreaterThan(0);
+    // One line per key and model of each day: "<day start> <key id> gpt-4o-mini <requests> <cost>".
+    expect(lines.some((line) => / \d+ gpt-4o-mini [1-9]\d* /.test(line))).toBe(true);
+    const after = await chat(ci);
+    expect(after.status).toBe(401);
+    expect(((await after.json()) as { error: { code: string } }).error.code).toBe(
+      'revoked_api_key',
+    );
+  });
+
   it('the zod snippet compiles and loads against the built package', async () => {
-    expect(await run(1)).toBe('');
+    expect(await run(2)).toBe('');
   });
 
   it('the SSE snippet prints each event with its exact text', async () => {
-    expect((await run(2)).trim().split('\n')).toEqual([
+    expect((await run(3)).trim().split('\n')).toEqual([
       '"event: ping\\r\\ndata: {}\\r\\n\\r\\n" ping {}',
       '"data: [DONE]\\n\\n" undefined [DONE]',
     ]);
   });
 
   it('the retry snippet reads Retry-After and sleeps', async () => {
-    expect((await run(3)).trim()).toBe('1000');
+    expect((await run(4)).trim()).toBe('1000');
   });
 });

@@ -84,6 +84,18 @@ export interface Billing {
    */
   returnIdleLease(keyId: number): Promise<void>;
   /**
+   * Writes this instance's queued settlements now, so that usage rows read right after include
+   * every charge whose response has completed here.
+   * @example await billing.flushSettlements(); const report = await usageReport(db, query, now);
+   */
+  flushSettlements(): Promise<void>;
+  /**
+   * Writes this instance's queued settlements and gives back every lease it holds idle, so that
+   * `used` read right after is exact as far as this instance goes. Key listings call it.
+   * @example await billing.returnIdleLeases(); const page = await listKeys(db, query, now);
+   */
+  returnIdleLeases(): Promise<void>;
+  /**
    * The database no longer counts this instance's holds (another instance took them back after
    * missing heartbeats): drop the leases they backed.
    */
@@ -201,6 +213,15 @@ export function createBilling(
         const item: SettleItem = { keyId, reserved: 0, actual: 0, meta };
         await writes.persist('usage', { settle: item });
       }
+    },
+
+    flushSettlements() {
+      return writes.flush();
+    },
+
+    async returnIdleLeases() {
+      await writes.flush();
+      await Promise.all(leases.claimAllIdle().map((keyId) => writes.returnLease(keyId, true)));
     },
 
     async returnIdleLease(keyId) {

@@ -80,8 +80,11 @@ export const methodNotAllowed = (method: string, path: string, allowed: string[]
     `${path} does not take ${method}; it takes ${allowed.join(', ')}.`,
     { code: 'method_not_allowed', headers: { allow: allowed.join(', ') } },
   );
-export const conflict = (message: string, code: string | null = null) =>
-  new ApiError(409, 'conflict', message, { code });
+export const conflict = (
+  message: string,
+  code: string | null = null,
+  param: string | null = null,
+) => new ApiError(409, 'conflict', message, { code, param });
 export const tooLarge = (message: string, code: string | null = null) =>
   new ApiError(413, 'request_too_large', message, { code });
 export const unsupportedMediaType = (message: string, code: string | null = null) =>

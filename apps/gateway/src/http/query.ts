@@ -1,11 +1,13 @@
 /**
- * Query strings held to the spec like bodies are: a parameter the operation does not document is
+ * Query strings (and path parameters) held to the spec like bodies are: a parameter the operation does not document is
  * a 400 naming it, so a misspelt filter (`?stauts=failed`) is an error instead of an unfiltered
- * list. The documented names come from the generated zod schema of the operation's query.
+ * list. The documented names and their types come from the generated zod schema of the
+ * operation's query.
  */
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { badRequest } from './errors.js';
+import { validateBody } from './validate.js';
 
 /**
  * @example
@@ -22,4 +24,54 @@ export function refuseUnknownQuery(c: Context, schema: z.ZodObject): void {
       );
     }
   }
+}
+
+/**
+ * The operation's query, checked against its generated schema: unknown parameters refused, each
+ * documented one read from its text as the schema types it (an integer from its digits, a list
+ * from its comma-separated items, `style: form, explode: false`), then the first problem a 400
+ * naming the parameter, exactly as a body field's would be. Defaults of the schema apply.
+ *
+ * @example
+ * const { limit, after } = validateQuery(c, zListKeysQuery); // ?limit=500 → 400 out_of_range "limit"
+ */
+export function validateQuery<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
+  refuseUnknownQuery(c, schema);
+  const params = new URL(c.req.url).searchParams;
+  const raw: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(schema.shape)) {
+    const text = params.get(name);
+    if (text !== null) raw[name] = fromQueryText(text, field);
+  }
+  return validateBody(schema, raw);
+}
+
+/**
+ * The operation's path parameters, read and checked the same way (`/v1/keys/abc` → 400 invalid_type
+ * naming `key_id`).
+ *
+ * @example
+ * const { key_id } = validatePath(c, zGetKeyPath);
+ */
+export function validatePath<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
+  const raw: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(schema.shape)) {
+    const text = c.req.param(name);
+    if (text !== undefined) raw[name] = fromQueryText(text, field);
+  }
+  return validateBody(schema, raw);
+}
+
+/** A parameter's text as the value its schema expects; text that is not one stays text. */
+function fromQueryText(text: string, field: z.core.$ZodType): unknown {
+  const type = unwrapped(field);
+  if (type instanceof z.ZodNumber) return /^-?\d{1,16}$/.test(text) ? Number(text) : text;
+  if (type instanceof z.ZodArray) return text === '' ? [] : text.split(',');
+  return text;
+}
+
+function unwrapped(field: z.core.$ZodType): z.core.$ZodType {
+  let type = field;
+  while (type instanceof z.ZodOptional || type instanceof z.ZodDefault) type = type.unwrap();
+  return type;
 }

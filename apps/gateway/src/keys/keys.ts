@@ -5,7 +5,8 @@
  * re-read in the background during the last fifth of its entry's life, so its requests never wait
  * on the database once it is cached, and what they see is still never older than the TTL.
  */
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { ApiKeysTable } from '../db/account-tables.js';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { unauthorized } from '../http/errors.js';
@@ -66,23 +67,10 @@ export interface KeyServiceOptions {
   now?: () => number;
 }
 
-type Row = {
-  id: number;
-  key_hash: string;
-  key_prefix: string;
-  name: string;
-  role: 'admin' | 'user';
-  quota: number | null;
-  used: number;
-  models: string[] | null;
-  rpm: number | null;
-  tpm: number | null;
-  expires_at: number | null;
-  revoked_at: number | null;
-  created_at: number;
-};
+/** A row of `api_keys` as the database returns it. */
+export type KeyRow = Selectable<ApiKeysTable>;
 
-export function rowToRecord(r: Row): KeyRecord {
+export function rowToRecord(r: KeyRow): KeyRecord {
   return {
     id: Number(r.id),
     name: r.name,
@@ -149,7 +137,7 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
     // The index lookup already matched; the constant-time compare keeps the final decision free of
     // data-dependent timing should the lookup ever change (e.g. to a prefix index).
     if (!row || !digestsEqual(row.key_hash, hash)) return null;
-    return rowToRecord(row as Row);
+    return rowToRecord(row);
   };
 
   const entryOf = (hash: string, record: KeyRecord | null): CacheEntry => ({
@@ -200,7 +188,7 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
         .returningAll()
         .executeTakeFirstOrThrow();
       cache.deleteWhere((e) => e.hash === hash);
-      return { key, record: rowToRecord(row as Row) };
+      return { key, record: rowToRecord(row) };
     },
 
     async authenticate(secret) {
@@ -230,7 +218,7 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
         .selectAll()
         .where('id', '=', id)
         .executeTakeFirst();
-      return row ? rowToRecord(row as Row) : undefined;
+      return row ? rowToRecord(row) : undefined;
     },
 
     async revoke(id) {

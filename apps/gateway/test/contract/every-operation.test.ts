@@ -67,6 +67,14 @@ const SAMPLES: Record<Operation, Sample> = {
   'GET /v1/callbacks/secret': { method: 'GET', path: '/v1/callbacks/secret' },
   'POST /v1/callbacks/secret': { method: 'POST', path: '/v1/callbacks/secret' },
   'GET /v1/callbacks/deliveries': { method: 'GET', path: '/v1/callbacks/deliveries' },
+  'GET /v1/keys': { method: 'GET', path: '/v1/keys', admin: true },
+  'GET /v1/keys/{key_id}': { method: 'GET', path: '/v1/keys/987654', admin: true },
+  'POST /v1/keys/{key_id}/revoke': {
+    method: 'POST',
+    path: '/v1/keys/987654/revoke',
+    admin: true,
+  },
+  'GET /v1/usage': { method: 'GET', path: '/v1/usage' },
 };
 
 const OPS = Object.keys(SAMPLES);

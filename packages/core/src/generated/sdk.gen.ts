@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client/index.js';
-import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses } from './types.gen.js';
+import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -391,5 +391,85 @@ export const rotateCallbackSecret = <ThrowOnError extends boolean = false>(optio
 export const listCallbackDeliveries = <ThrowOnError extends boolean = false>(options?: Options<ListCallbackDeliveriesData, ThrowOnError>) => (options?.client ?? client).get<ListCallbackDeliveriesResponses, ListCallbackDeliveriesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/callbacks/deliveries',
+    ...options
+});
+
+/**
+ * List keys (administrator)
+ *
+ * Every key of the gateway, newest first, cursor-paginated like the
+ * other lists: pass the previous page's `next_cursor` as `after` until
+ * `has_more` is false. A key's secret is never shown again after its
+ * creation; `key_prefix` (its first characters) tells keys apart.
+ * `status` filters by state: `active` (usable now), `revoked` or
+ * `expired`. Requires an administrator key (a normal key: 403).
+ *
+ */
+export const listKeys = <ThrowOnError extends boolean = false>(options?: Options<ListKeysData, ThrowOnError>) => (options?.client ?? client).get<ListKeysResponses, ListKeysErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/keys',
+    ...options
+});
+
+/**
+ * Get a key (administrator)
+ *
+ * One key, with its quota, what it has used (reservations of requests
+ * in flight included, as in the balance) and its state. An unknown id
+ * answers 404 (`key_not_found`). Requires an administrator key.
+ *
+ */
+export const getKey = <ThrowOnError extends boolean = false>(options: Options<GetKeyData, ThrowOnError>) => (options.client ?? client).get<GetKeyResponses, GetKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/keys/{key_id}',
+    ...options
+});
+
+/**
+ * Revoke a key (administrator)
+ *
+ * Revokes a key for good: from then on it answers 401
+ * (`revoked_api_key`). The instance that revokes it refuses it at
+ * once; other instances sharing the database within 5 seconds (their
+ * key cache). Requests already running finish and are billed as usual,
+ * and video tasks already accepted complete. Revoking a revoked key
+ * returns it unchanged, so a retried revoke is harmless. An
+ * administrator cannot revoke the key it is calling with (409
+ * `revoking_own_key`): that would lock the caller out mid-operation.
+ * No request body; one sent anyway is ignored, but over 1 MiB it is
+ * refused (413) like on every operation.
+ *
+ */
+export const revokeKey = <ThrowOnError extends boolean = false>(options: Options<RevokeKeyData, ThrowOnError>) => (options.client ?? client).post<RevokeKeyResponses, RevokeKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/keys/{key_id}/revoke',
+    ...options
+});
+
+/**
+ * Usage over time
+ *
+ * Usage between `start_time` and `end_time` (Unix seconds; the range
+ * is widened to whole buckets), in buckets of `bucket_width` (`1h` or
+ * `1d`, UTC), with each bucket's figures split by the fields named in
+ * `group_by` (comma-separated: `key_id`, `model`, `kind`). Every
+ * bucket of the range is listed, empty ones with `results: []`;
+ * `totals` sums the whole range. A range holds at most 744 hourly or
+ * 366 daily buckets (400 `out_of_range` beyond).
+ *
+ * A normal key sees its own usage only (`key_id` naming another key:
+ * 403 `admin_key_required`). An administrator key sees every key's
+ * usage, or one key's with `key_id`.
+ *
+ * The figures are those of settled charges: a request in flight counts
+ * once it has ended. Charges settled by this instance are included as
+ * soon as their response has completed; those of other instances sharing
+ * the database arrive within a second.
+ *
+ */
+export const getUsage = <ThrowOnError extends boolean = false>(options?: Options<GetUsageData, ThrowOnError>) => (options?.client ?? client).get<GetUsageResponses, GetUsageErrors, ThrowOnError>({
+    querySerializer: { parameters: { group_by: { array: { explode: false } } } },
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/usage',
     ...options
 });

@@ -1597,6 +1597,145 @@ export type MessagesErrorResponse = {
 };
 
 /**
+ * `active`: usable now. `revoked`: revoked for good. `expired`: past
+ * its `expires_at`.
+ *
+ */
+export type ApiKeyStatus = 'active' | 'revoked' | 'expired';
+
+/**
+ * A key as an administrator sees it: never its secret. Amounts are in
+ * quota units (1 credit = 1,000,000 units), as `quota` is at creation.
+ *
+ */
+export type ApiKey = {
+    object: 'api_key';
+    /**
+     * The key's id.
+     */
+    id: number;
+    name: string;
+    /**
+     * The key's first characters (`sk-AbC…`): enough to tell keys apart, never to use one.
+     */
+    key_prefix: string;
+    role: 'admin' | 'user';
+    status: ApiKeyStatus;
+    /**
+     * Quota in units; null = unlimited (the bootstrap administrator key).
+     */
+    quota: number | null;
+    /**
+     * Units used, reservations of requests in flight included.
+     */
+    used: number;
+    /**
+     * `quota − used`; null when the quota is unlimited.
+     */
+    remaining: number | null;
+    /**
+     * The models the key may use; null = all.
+     */
+    models: Array<string> | null;
+    rpm: number | null;
+    tpm: number | null;
+    /**
+     * Unix seconds.
+     */
+    created_at: number;
+    /**
+     * Unix seconds, or null.
+     */
+    expires_at: number | null;
+    /**
+     * Unix seconds, or null.
+     */
+    revoked_at: number | null;
+};
+
+/**
+ * One page of keys, newest first.
+ */
+export type ApiKeyList = {
+    object: 'list';
+    data: Array<ApiKey>;
+    has_more: boolean;
+    /**
+     * Pass as `after` for the next page; null on the last page.
+     */
+    next_cursor: string | null;
+};
+
+/**
+ * Usage of one group within a bucket (or of the whole range, in
+ * `totals`). A grouping field is null when the report is not grouped
+ * by it.
+ *
+ */
+export type UsageResult = {
+    object: 'usage_result';
+    key_id: number | null;
+    model: string | null;
+    /**
+     * `text` (chat, completions, messages) or `video`.
+     */
+    kind: 'text' | 'video' | null;
+    /**
+     * Metered requests and tasks.
+     */
+    requests: number;
+    input_tokens: number;
+    output_tokens: number;
+    /**
+     * Seconds of video produced.
+     */
+    video_seconds: number;
+    /**
+     * Cost in quota units.
+     */
+    units: number;
+    /**
+     * Cost in credits (`units` / 1,000,000).
+     */
+    cost: number;
+};
+
+/**
+ * One bucket of the range, `[start_time, end_time)`.
+ */
+export type UsageBucket = {
+    object: 'usage_bucket';
+    /**
+     * Unix seconds.
+     */
+    start_time: number;
+    /**
+     * Unix seconds.
+     */
+    end_time: number;
+    results: Array<UsageResult>;
+};
+
+/**
+ * Usage of a range, bucket by bucket, oldest first.
+ */
+export type UsageReport = {
+    object: 'usage_report';
+    /**
+     * The range's start, aligned to a bucket.
+     */
+    start_time: number;
+    /**
+     * The range's end, aligned to a bucket.
+     */
+    end_time: number;
+    bucket_width: '1h' | '1d';
+    group_by: Array<'key_id' | 'model' | 'kind'>;
+    data: Array<UsageBucket>;
+    totals: UsageResult;
+};
+
+/**
  * The file's id (`file-…`).
  */
 export type FileId = string;
@@ -1625,6 +1764,51 @@ export type VideoStatusFilter = VideoTaskStatus;
  * Only the deliveries of this task.
  */
 export type DeliveryTaskId = string;
+
+/**
+ * The key's id (`id` of the key at creation).
+ */
+export type KeyId = number;
+
+/**
+ * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+ */
+export type KeyCursor = string;
+
+/**
+ * Only keys in this state.
+ */
+export type KeyStatusFilter = ApiKeyStatus;
+
+/**
+ * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days.
+ */
+export type UsageStartTime = number;
+
+/**
+ * End of the range, Unix seconds (exclusive). Default now.
+ */
+export type UsageEndTime = number;
+
+/**
+ * Width of a bucket, aligned to UTC hours or days.
+ */
+export type UsageBucketWidth = '1h' | '1d';
+
+/**
+ * Split each bucket's figures by these fields (comma-separated). Default none.
+ */
+export type UsageGroupBy = Array<'key_id' | 'model' | 'kind'>;
+
+/**
+ * Only this key's usage (an administrator key may name any key).
+ */
+export type UsageKeyId = number;
+
+/**
+ * Only this model's usage.
+ */
+export type UsageModel = string;
 
 /**
  * Makes the submission safe to retry: the same key with the same body
@@ -2576,6 +2760,250 @@ export type ListCallbackDeliveriesResponses = {
 };
 
 export type ListCallbackDeliveriesResponse = ListCallbackDeliveriesResponses[keyof ListCallbackDeliveriesResponses];
+
+export type ListKeysData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+         */
+        after?: string;
+        /**
+         * Only keys in this state.
+         */
+        status?: ApiKeyStatus;
+    };
+    url: '/v1/keys';
+};
+
+export type ListKeysErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type ListKeysError = ListKeysErrors[keyof ListKeysErrors];
+
+export type ListKeysResponses = {
+    /**
+     * One page of keys.
+     */
+    200: ApiKeyList;
+};
+
+export type ListKeysResponse = ListKeysResponses[keyof ListKeysResponses];
+
+export type GetKeyData = {
+    body?: never;
+    path: {
+        /**
+         * The key's id (`id` of the key at creation).
+         */
+        key_id: number;
+    };
+    query?: never;
+    url: '/v1/keys/{key_id}';
+};
+
+export type GetKeyErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type GetKeyError = GetKeyErrors[keyof GetKeyErrors];
+
+export type GetKeyResponses = {
+    /**
+     * The key.
+     */
+    200: ApiKey;
+};
+
+export type GetKeyResponse = GetKeyResponses[keyof GetKeyResponses];
+
+export type RevokeKeyData = {
+    body?: never;
+    path: {
+        /**
+         * The key's id (`id` of the key at creation).
+         */
+        key_id: number;
+    };
+    query?: never;
+    url: '/v1/keys/{key_id}/revoke';
+};
+
+export type RevokeKeyErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * An administrator key cannot revoke itself.
+     */
+    409: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type RevokeKeyError = RevokeKeyErrors[keyof RevokeKeyErrors];
+
+export type RevokeKeyResponses = {
+    /**
+     * The key, now revoked.
+     */
+    200: ApiKey;
+};
+
+export type RevokeKeyResponse = RevokeKeyResponses[keyof RevokeKeyResponses];
+
+export type GetUsageData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days.
+         */
+        start_time?: number;
+        /**
+         * End of the range, Unix seconds (exclusive). Default now.
+         */
+        end_time?: number;
+        /**
+         * Width of a bucket, aligned to UTC hours or days.
+         */
+        bucket_width?: '1h' | '1d';
+        /**
+         * Split each bucket's figures by these fields (comma-separated). Default none.
+         */
+        group_by?: Array<'key_id' | 'model' | 'kind'>;
+        /**
+         * Only this key's usage (an administrator key may name any key).
+         */
+        key_id?: number;
+        /**
+         * Only this model's usage.
+         */
+        model?: string;
+    };
+    url: '/v1/usage';
+};
+
+export type GetUsageErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type GetUsageError = GetUsageErrors[keyof GetUsageErrors];
+
+export type GetUsageResponses = {
+    /**
+     * The usage report.
+     */
+    200: UsageReport;
+};
+
+export type GetUsageResponse = GetUsageResponses[keyof GetUsageResponses];
 
 export type VideoTaskFinishedWebhookPayload = CallbackEvent;
 

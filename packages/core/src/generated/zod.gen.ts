@@ -1246,6 +1246,96 @@ export const zMessagesErrorResponse = z.object({
 });
 
 /**
+ * `active`: usable now. `revoked`: revoked for good. `expired`: past
+ * its `expires_at`.
+ *
+ */
+export const zApiKeyStatus = z.enum([
+    'active',
+    'revoked',
+    'expired'
+]);
+
+/**
+ * A key as an administrator sees it: never its secret. Amounts are in
+ * quota units (1 credit = 1,000,000 units), as `quota` is at creation.
+ *
+ */
+export const zApiKey = z.object({
+    object: z.literal('api_key'),
+    id: z.int(),
+    name: z.string(),
+    key_prefix: z.string(),
+    role: z.enum(['admin', 'user']),
+    status: zApiKeyStatus,
+    quota: z.int().gte(0).nullable(),
+    used: z.int().gte(0),
+    remaining: z.int().gte(0).nullable(),
+    models: z.array(z.string()).nullable(),
+    rpm: z.int().nullable(),
+    tpm: z.int().nullable(),
+    created_at: z.int(),
+    expires_at: z.int().nullable(),
+    revoked_at: z.int().nullable()
+});
+
+/**
+ * One page of keys, newest first.
+ */
+export const zApiKeyList = z.object({
+    object: z.literal('list'),
+    data: z.array(zApiKey),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable()
+});
+
+/**
+ * Usage of one group within a bucket (or of the whole range, in
+ * `totals`). A grouping field is null when the report is not grouped
+ * by it.
+ *
+ */
+export const zUsageResult = z.object({
+    object: z.literal('usage_result'),
+    key_id: z.int().nullable(),
+    model: z.string().nullable(),
+    kind: z.enum(['text', 'video']).nullable(),
+    requests: z.int().gte(0),
+    input_tokens: z.int().gte(0),
+    output_tokens: z.int().gte(0),
+    video_seconds: z.number().gte(0),
+    units: z.int().gte(0),
+    cost: z.number().gte(0)
+});
+
+/**
+ * One bucket of the range, `[start_time, end_time)`.
+ */
+export const zUsageBucket = z.object({
+    object: z.literal('usage_bucket'),
+    start_time: z.int(),
+    end_time: z.int(),
+    results: z.array(zUsageResult)
+});
+
+/**
+ * Usage of a range, bucket by bucket, oldest first.
+ */
+export const zUsageReport = z.object({
+    object: z.literal('usage_report'),
+    start_time: z.int(),
+    end_time: z.int(),
+    bucket_width: z.enum(['1h', '1d']),
+    group_by: z.array(z.enum([
+        'key_id',
+        'model',
+        'kind'
+    ])),
+    data: z.array(zUsageBucket),
+    totals: zUsageResult
+});
+
+/**
  * The file's id (`file-…`).
  */
 export const zFileId = z.string().min(1).max(128);
@@ -1274,6 +1364,55 @@ export const zVideoStatusFilter = zVideoTaskStatus;
  * Only the deliveries of this task.
  */
 export const zDeliveryTaskId = z.string().min(1).max(128);
+
+/**
+ * The key's id (`id` of the key at creation).
+ */
+export const zKeyId = z.int().gte(1).lte(9007199254740991);
+
+/**
+ * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+ */
+export const zKeyCursor = z.string().min(1).max(256);
+
+/**
+ * Only keys in this state.
+ */
+export const zKeyStatusFilter = zApiKeyStatus;
+
+/**
+ * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days.
+ */
+export const zUsageStartTime = z.int().gte(0).lte(9007199254740991);
+
+/**
+ * End of the range, Unix seconds (exclusive). Default now.
+ */
+export const zUsageEndTime = z.int().gte(1).lte(9007199254740991);
+
+/**
+ * Width of a bucket, aligned to UTC hours or days.
+ */
+export const zUsageBucketWidth = z.enum(['1h', '1d']);
+
+/**
+ * Split each bucket's figures by these fields (comma-separated). Default none.
+ */
+export const zUsageGroupBy = z.array(z.enum([
+    'key_id',
+    'model',
+    'kind'
+])).max(3);
+
+/**
+ * Only this key's usage (an administrator key may name any key).
+ */
+export const zUsageKeyId = z.int().gte(1).lte(9007199254740991);
+
+/**
+ * Only this model's usage.
+ */
+export const zUsageModel = z.string().min(1).max(256);
 
 /**
  * Makes the submission safe to retry: the same key with the same body
@@ -1487,6 +1626,53 @@ export const zListCallbackDeliveriesQuery = z.object({
  * One page of deliveries.
  */
 export const zListCallbackDeliveriesResponse = zCallbackDeliveryList;
+
+export const zListKeysQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    after: z.string().min(1).max(256).optional(),
+    status: zApiKeyStatus.optional()
+});
+
+/**
+ * One page of keys.
+ */
+export const zListKeysResponse = zApiKeyList;
+
+export const zGetKeyPath = z.object({
+    key_id: z.int().gte(1).lte(9007199254740991)
+});
+
+/**
+ * The key.
+ */
+export const zGetKeyResponse = zApiKey;
+
+export const zRevokeKeyPath = z.object({
+    key_id: z.int().gte(1).lte(9007199254740991)
+});
+
+/**
+ * The key, now revoked.
+ */
+export const zRevokeKeyResponse = zApiKey;
+
+export const zGetUsageQuery = z.object({
+    start_time: z.int().gte(0).lte(9007199254740991).optional(),
+    end_time: z.int().gte(1).lte(9007199254740991).optional(),
+    bucket_width: z.enum(['1h', '1d']).optional(),
+    group_by: z.array(z.enum([
+        'key_id',
+        'model',
+        'kind'
+    ])).max(3).optional(),
+    key_id: z.int().gte(1).lte(9007199254740991).optional(),
+    model: z.string().min(1).max(256).optional()
+});
+
+/**
+ * The usage report.
+ */
+export const zGetUsageResponse = zUsageReport;
 
 export const zVideoTaskFinishedWebhookRequest = z.object({
     body: zCallbackEvent,

@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
-import { refuseUnknownQuery } from '../query.js';
+import { validateQuery } from '../query.js';
 import { readJsonBody, validateBody } from '../validate.js';
 
 const MAX_GRACE_PERIOD_SECONDS = 7 * 24 * 60 * 60;
@@ -21,15 +21,12 @@ export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): v
   });
 
   app.get('/v1/callbacks/deliveries', async (c) => {
-    refuseUnknownQuery(c, zListCallbackDeliveriesQuery);
-    const limit = c.req.query('limit');
-    const after = c.req.query('after');
-    const taskId = c.req.query('task_id');
+    const query = validateQuery(c, zListCallbackDeliveriesQuery);
     return c.json(
       await services.callbacks.listDeliveries(c.get('key').id, {
-        limit: limit === undefined ? 20 : boundedInt(limit, 'limit', 1, 100),
-        after: after === undefined ? null : boundedString(after, 'after', 256),
-        taskId: taskId === undefined ? null : boundedString(taskId, 'task_id', 128),
+        limit: query.limit,
+        after: query.after ?? null,
+        taskId: query.task_id ?? null,
       }),
     );
   });
@@ -47,21 +44,4 @@ function gracePeriodFrom(body: unknown): number | undefined {
     );
   }
   return grace;
-}
-
-function boundedInt(raw: string, param: string, min: number, max: number): number {
-  if (!/^\d{1,6}$/.test(raw))
-    throw badRequest(`${param} must be an integer.`, param, 'invalid_type');
-  const value = Number(raw);
-  if (value < min || value > max) {
-    throw badRequest(`${param} must be between ${min} and ${max}.`, param, 'out_of_range');
-  }
-  return value;
-}
-
-function boundedString(raw: string, param: string, maxLength: number): string {
-  if (raw.length === 0 || raw.length > maxLength) {
-    throw badRequest(`${param} must be 1 to ${maxLength} characters.`, param, 'out_of_range');
-  }
-  return raw;
 }

@@ -1,7 +1,7 @@
 /**
  * Route groups mounted by createApp, in order. Each owner adds ONE import and ONE entry:
  *   registerTextRoutes (TEXT, ./text.js), registerFileRoutes + registerVideoRoutes (VIDEO),
- *   registerCallbackRoutes (CB).
+ *   registerCallbackRoutes (CB), registerKeyRoutes + registerUsageRoutes (operators).
  * A group is `(app, services) => void` and registers absolute paths (`app.post('/v1/…', …)`).
  * Auth, body limit and rate limits already ran for every /v1/* path.
  */
@@ -11,7 +11,9 @@ import type { AppEnv } from '../env.js';
 import { registerAccountRoutes } from './account.js';
 import { registerCallbackRoutes } from './callbacks.js';
 import { registerFileRoutes } from './files.js';
+import { registerKeyRoutes } from './keys.js';
 import { registerTextRoutes } from './text.js';
+import { registerUsageRoutes } from './usage.js';
 import { registerVideoRoutes } from './video.js';
 
 export type RouteGroup = (app: Hono<AppEnv>, services: Services) => void;
@@ -22,4 +24,6 @@ export const routeGroups: RouteGroup[] = [
   registerFileRoutes,
   registerVideoRoutes,
   registerCallbackRoutes,
+  registerKeyRoutes,
+  registerUsageRoutes,
 ];

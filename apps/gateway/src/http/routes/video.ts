@@ -6,11 +6,8 @@ import { zListVideoGenerationsQuery } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { badRequest } from '../errors.js';
-import { refuseUnknownQuery } from '../query.js';
+import { validateQuery } from '../query.js';
 import { readJsonBody } from '../validate.js';
-
-const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
 
 export function registerVideoRoutes(app: Hono<AppEnv>, services: Services): void {
   const { video } = services;
@@ -22,25 +19,13 @@ export function registerVideoRoutes(app: Hono<AppEnv>, services: Services): void
   });
 
   app.get('/v1/video/generations', async (c) => {
-    refuseUnknownQuery(c, zListVideoGenerationsQuery);
-    const rawLimit = c.req.query('limit');
-    let limit = 20;
-    if (rawLimit !== undefined) {
-      limit = Number(rawLimit);
-      if (!/^\d+$/.test(rawLimit) || limit < 1 || limit > 100) {
-        throw badRequest('limit must be an integer from 1 to 100.', 'limit', 'out_of_range');
-      }
-    }
-    const status = c.req.query('status');
-    if (status !== undefined && !STATUSES.includes(status)) {
-      throw badRequest(`status must be one of: ${STATUSES.join(', ')}.`, 'status', 'invalid_value');
-    }
-    const after = c.req.query('after');
-    if (after !== undefined && (after.length < 1 || after.length > 256)) {
-      throw badRequest('after must be 1 to 256 characters.', 'after', 'invalid_value');
-    }
+    const query = validateQuery(c, zListVideoGenerationsQuery);
     return c.json(
-      await video.list(c.get('key').id, { limit, after: after ?? null, status: status ?? null }),
+      await video.list(c.get('key').id, {
+        limit: query.limit,
+        after: query.after ?? null,
+        status: query.status ?? null,
+      }),
     );
   });
 

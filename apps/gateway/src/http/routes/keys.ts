@@ -1,0 +1,47 @@
+/**
+ * Key administration (administrator keys only): list, inspect, revoke. Keys are created by
+ * `POST /v1/token` (account.ts). What an administrator sees of a key is keys/admin.ts.
+ */
+import { zGetKeyPath, zListKeysQuery } from '@modelgate/core/zod';
+import type { Context, Hono } from 'hono';
+import { listKeys, toApiKey } from '../../keys/admin.js';
+import type { Services } from '../../services.js';
+import type { AppEnv } from '../env.js';
+import { conflict, notFound } from '../errors.js';
+import { requireAdmin } from '../middleware/auth.js';
+import { validatePath, validateQuery } from '../query.js';
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
+  app.get('/v1/keys', requireAdmin(), async (c) => {
+    const query = validateQuery(c, zListKeysQuery);
+    // This instance's queued charges and idle leases would show as used: write and return them.
+    await services.billing.returnIdleLeases();
+    return c.json(await listKeys(services.db, query, nowSeconds()));
+  });
+
+  app.get('/v1/keys/:key_id', requireAdmin(), async (c) => c.json(await exactKey(c, services)));
+
+  app.post('/v1/keys/:key_id/revoke', requireAdmin(), async (c) => {
+    const { key_id: id } = validatePath(c, zGetKeyPath);
+    if (id === c.get('key').id) {
+      throw conflict(
+        'This key is the one making the request; revoke it with another administrator key.',
+        'revoking_own_key',
+        'key_id',
+      );
+    }
+    await services.keys.revoke(id);
+    return c.json(await exactKey(c, services));
+  });
+}
+
+/** The key named in the path, its spend exact for this instance; 404 when there is none. */
+async function exactKey(c: Context<AppEnv>, services: Services) {
+  const { key_id: id } = validatePath(c, zGetKeyPath);
+  await services.billing.returnIdleLease(id);
+  const record = await services.keys.get(id);
+  if (!record) throw notFound(`No key ${id}.`, 'key_not_found', 'key_id');
+  return toApiKey(record, nowSeconds());
+}

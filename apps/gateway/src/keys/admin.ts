@@ -1,0 +1,89 @@
+/**
+ * Keys as an administrator sees them (`GET /v1/keys`, `GET /v1/keys/{key_id}`): never the secret,
+ * always the state, quota and spend. Pages go newest first by id; the cursor is the last id shown.
+ */
+import type { ApiKey, ApiKeyList, ApiKeyStatus } from '@modelgate/core';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { badRequest } from '../http/errors.js';
+import { type KeyRecord, rowToRecord } from './keys.js';
+
+/** Where a key stands at `now` (Unix seconds). */
+export function keyStatus(record: KeyRecord, now: number): ApiKeyStatus {
+  if (record.revokedAt !== null) return 'revoked';
+  if (record.expiresAt !== null && record.expiresAt <= now) return 'expired';
+  return 'active';
+}
+
+/**
+ * @example
+ * const view = toApiKey(await keys.get(42), Math.floor(Date.now() / 1000));
+ */
+export function toApiKey(record: KeyRecord, now: number): ApiKey {
+  return {
+    object: 'api_key',
+    id: record.id,
+    name: record.name,
+    key_prefix: record.keyPrefix,
+    role: record.role,
+    status: keyStatus(record, now),
+    quota: record.quota,
+    used: record.used,
+    remaining: record.quota === null ? null : Math.max(0, record.quota - record.used),
+    models: record.models,
+    rpm: record.rpm,
+    tpm: record.tpm,
+    created_at: record.createdAt,
+    expires_at: record.expiresAt,
+    revoked_at: record.revokedAt,
+  };
+}
+
+export interface KeyListQuery {
+  limit: number;
+  after?: string;
+  status?: ApiKeyStatus;
+}
+
+/** The id a cursor names; a 400 for anything this list never hands out. */
+function cursorId(after: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(after)) {
+    throw badRequest('after is not a cursor from this list.', 'after', 'invalid_cursor');
+  }
+  return Number(after);
+}
+
+/**
+ * One page of keys, newest first.
+ * @example
+ * const page = await listKeys(db, { limit: 20, status: 'active' }, now);
+ */
+export async function listKeys(
+  db: Kysely<DB>,
+  query: KeyListQuery,
+  now: number,
+): Promise<ApiKeyList> {
+  let select = db.selectFrom('api_keys').selectAll();
+  if (query.after !== undefined) select = select.where('id', '<', cursorId(query.after));
+  if (query.status === 'revoked') select = select.where('revoked_at', 'is not', null);
+  if (query.status === 'expired') {
+    select = select.where('revoked_at', 'is', null).where('expires_at', '<=', now);
+  }
+  if (query.status === 'active') {
+    select = select
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+  }
+  const rows = await select
+    .orderBy('id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
+  const page = rows.slice(0, query.limit).map((row) => toApiKey(rowToRecord(row), now));
+  const hasMore = rows.length > query.limit;
+  return {
+    object: 'list',
+    data: page,
+    has_more: hasMore,
+    next_cursor: hasMore ? String(page[page.length - 1]?.id) : null,
+  };
+}
