@@ -17,13 +17,11 @@ import {
 import { type ChatPrompt, readMessages } from './openai-messages.js';
 import {
   type CommonFields,
-  checkAuth,
-  checkFields,
-  checkModel,
   commonFields,
   maxTokensOf,
   numberIn,
-  parseBody,
+  readRequest,
+  SHARED_FIELDS,
 } from './openai-request.js';
 import { answerWithToolCalls } from './openai-tool-calls.js';
 import { readTools } from './openai-tools.js';
@@ -32,16 +30,10 @@ import { jsonAnswer, planToolCalls, type SimTool, type SimToolChoice } from './t
 
 /** The fields the real API takes; it refuses any other with "Unrecognized request argument". */
 const CHAT_FIELDS = new Set([
-  'model',
+  ...SHARED_FIELDS,
   'messages',
   'max_completion_tokens',
   'max_tokens',
-  'temperature',
-  'top_p',
-  'n',
-  'stop',
-  'presence_penalty',
-  'frequency_penalty',
   'seed',
   'logit_bias',
   'logprobs',
@@ -52,8 +44,6 @@ const CHAT_FIELDS = new Set([
   'response_format',
   'user',
   'service_tier',
-  'stream',
-  'stream_options',
   'metadata',
   'store',
   'modalities',
@@ -81,10 +71,7 @@ interface ChatRequest {
 
 /** Checks a chat request field by field, in the order the real API reports the first error. */
 function readChatRequest(ctx: Ctx): ChatRequest {
-  checkAuth(ctx);
-  const body = parseBody(ctx);
-  checkFields(body, CHAT_FIELDS);
-  const model = checkModel(body.model);
+  const { body, model } = readRequest(ctx, CHAT_FIELDS);
   const prompt = readMessages(body.messages);
   const common = commonFields(body);
   numberIn(body, 'top_logprobs', 0, 20, true);

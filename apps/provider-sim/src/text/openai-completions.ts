@@ -8,32 +8,22 @@ import { type AnswerHead, answerHead, FINGERPRINT, RATE_LIMIT_HEADERS } from './
 import {
   booleanField,
   type CommonFields,
-  checkAuth,
-  checkFields,
-  checkModel,
   commonFields,
   maxTokensOf,
   numberIn,
-  parseBody,
+  readRequest,
+  SHARED_FIELDS,
 } from './openai-request.js';
 import { countTokens } from './tokens.js';
 
 const COMPLETION_FIELDS = new Set([
-  'model',
+  ...SHARED_FIELDS,
   'prompt',
   'max_tokens',
-  'temperature',
-  'top_p',
-  'n',
-  'stop',
-  'presence_penalty',
-  'frequency_penalty',
   'seed',
   'logit_bias',
   'logprobs',
   'user',
-  'stream',
-  'stream_options',
   'suffix',
   'echo',
   'best_of',
@@ -52,10 +42,7 @@ interface CompletionUsage {
 }
 
 export async function completions(ctx: Ctx): Promise<void> {
-  checkAuth(ctx);
-  const body = parseBody(ctx);
-  checkFields(body, COMPLETION_FIELDS);
-  const model = checkModel(body.model);
+  const { body, model } = readRequest(ctx, COMPLETION_FIELDS);
   const prompts = readPrompt(body.prompt);
   const common = commonFields(body);
   numberIn(body, 'logprobs', 0, 5, true);

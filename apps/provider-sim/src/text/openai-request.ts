@@ -11,6 +11,39 @@ export interface CommonFields {
   stop: string[];
 }
 
+/**
+ * The fields `readRequest` and `commonFields` read: every endpoint that checks its request with
+ * them accepts these, whatever else it takes.
+ */
+export const SHARED_FIELDS = [
+  'model',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'stream',
+  'stream_options',
+] as const;
+
+/**
+ * The body and model of a request, checked in the real API's order: the key, the JSON body, any
+ * field outside `known`, then the model.
+ *
+ * @example
+ * const { body, model } = readRequest(ctx, new Set([...SHARED_FIELDS, 'prompt']));
+ */
+export function readRequest(
+  ctx: Ctx,
+  known: ReadonlySet<string>,
+): { body: Record<string, unknown>; model: string } {
+  checkAuth(ctx);
+  const body = parseBody(ctx);
+  checkFields(body, known);
+  return { body, model: checkModel(body.model) };
+}
+
 export function checkAuth(ctx: Ctx): void {
   const header = ctx.req.headers.authorization;
   const key = authToken(header);
@@ -34,7 +67,7 @@ function redact(key: string): string {
   return key.length <= 8 ? '***' : `${key.slice(0, 3)}***${key.slice(-4)}`;
 }
 
-export function parseBody(ctx: Ctx): Record<string, unknown> {
+function parseBody(ctx: Ctx): Record<string, unknown> {
   if (!isRecord(ctx.body))
     throw badRequest(
       'We could not parse the JSON body of your request. The body must be a JSON object.',
@@ -43,14 +76,14 @@ export function parseBody(ctx: Ctx): Record<string, unknown> {
 }
 
 /** Refuses any field outside `known`, as the real API does ("Unrecognized request argument"). */
-export function checkFields(body: Record<string, unknown>, known: ReadonlySet<string>): void {
+function checkFields(body: Record<string, unknown>, known: ReadonlySet<string>): void {
   for (const key of Object.keys(body)) {
     if (!known.has(key))
       throw badRequest(`Unrecognized request argument supplied: ${key}`, key, 'unknown_parameter');
   }
 }
 
-export function checkModel(model: unknown): string {
+function checkModel(model: unknown): string {
   if (model === undefined || model === null)
     throw badRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
   if (typeof model !== 'string' || model.length === 0)

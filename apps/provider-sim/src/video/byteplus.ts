@@ -230,17 +230,7 @@ function cancel(ctx: Ctx): void {
 
 export const byteplusRoutes: RouteDef[] = [
   { method: 'POST', path: '/contents/generations/tasks', handler: submit },
-  {
-    method: 'GET',
-    path: '/contents/generations/tasks/{id}',
-    name: 'GET /byteplus/api/v3/contents/generations/tasks/{id}',
-    handler: poll,
-  },
-  {
-    method: 'DELETE',
-    path: '/contents/generations/tasks/{id}',
-    name: 'DELETE /byteplus/api/v3/contents/generations/tasks/{id}',
-    handler: cancel,
-  },
+  { method: 'GET', path: '/contents/generations/tasks/{id}', handler: poll },
+  { method: 'DELETE', path: '/contents/generations/tasks/{id}', handler: cancel },
   mediaRoute('/byteplus/api/v3'),
 ];

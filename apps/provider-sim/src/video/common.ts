@@ -75,6 +75,7 @@ export function mediaRoute(prefix: string): RouteDef {
   return {
     method: 'GET',
     path: '/sim-media/{file}',
+    // Named for the URL clients are handed (`{id}.mp4`), not for the `{file}` pattern.
     name: `GET ${prefix}/sim-media/{id}.mp4`,
     handler: (ctx) => {
       const file = ctx.params[0]!;

@@ -214,12 +214,7 @@ function cancel(ctx: Ctx): void {
 
 export const dashscopeRoutes: RouteDef[] = [
   { method: 'POST', path: '/services/aigc/video-generation/video-synthesis', handler: submit },
-  { method: 'GET', path: '/tasks/{id}', name: 'GET /dashscope/api/v1/tasks/{id}', handler: poll },
-  {
-    method: 'POST',
-    path: '/tasks/{id}/cancel',
-    name: 'POST /dashscope/api/v1/tasks/{id}/cancel',
-    handler: cancel,
-  },
+  { method: 'GET', path: '/tasks/{id}', handler: poll },
+  { method: 'POST', path: '/tasks/{id}/cancel', handler: cancel },
   mediaRoute('/dashscope/api/v1'),
 ];

@@ -220,28 +220,8 @@ function download(ctx: Ctx): void {
 }
 
 export const geminiRoutes: RouteDef[] = [
-  {
-    method: 'POST',
-    path: '/models/{model}:predictLongRunning',
-    name: 'POST /gemini/v1beta/models/{model}:predictLongRunning',
-    handler: submit,
-  },
-  {
-    method: 'GET',
-    path: '/models/{model}/operations/{id}',
-    name: 'GET /gemini/v1beta/models/{model}/operations/{id}',
-    handler: poll,
-  },
-  {
-    method: 'POST',
-    path: '/models/{model}/operations/{id}:cancel',
-    name: 'POST /gemini/v1beta/models/{model}/operations/{id}:cancel',
-    handler: cancel,
-  },
-  {
-    method: 'GET',
-    path: '/files/{id}:download',
-    name: 'GET /gemini/v1beta/files/{id}:download',
-    handler: download,
-  },
+  { method: 'POST', path: '/models/{model}:predictLongRunning', handler: submit },
+  { method: 'GET', path: '/models/{model}/operations/{id}', handler: poll },
+  { method: 'POST', path: '/models/{model}/operations/{id}:cancel', handler: cancel },
+  { method: 'GET', path: '/files/{id}:download', handler: download },
 ];

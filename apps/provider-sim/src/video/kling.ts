@@ -246,17 +246,7 @@ function poll(kind: 'text2video' | 'image2video') {
 export const klingRoutes: RouteDef[] = [
   { method: 'POST', path: '/v1/videos/text2video', handler: text2video },
   { method: 'POST', path: '/v1/videos/image2video', handler: image2video },
-  {
-    method: 'GET',
-    path: '/v1/videos/text2video/{id}',
-    name: 'GET /kling/v1/videos/text2video/{id}',
-    handler: poll('text2video'),
-  },
-  {
-    method: 'GET',
-    path: '/v1/videos/image2video/{id}',
-    name: 'GET /kling/v1/videos/image2video/{id}',
-    handler: poll('image2video'),
-  },
+  { method: 'GET', path: '/v1/videos/text2video/{id}', handler: poll('text2video') },
+  { method: 'GET', path: '/v1/videos/image2video/{id}', handler: poll('image2video') },
   mediaRoute('/kling'),
 ];

@@ -120,17 +120,7 @@ function remove(ctx: Ctx): void {
 export const lumaRoutes: RouteDef[] = [
   { method: 'POST', path: '/generations/video', handler: submit },
   { method: 'POST', path: '/generations', handler: submit },
-  {
-    method: 'GET',
-    path: '/generations/{id}',
-    name: 'GET /luma/dream-machine/v1/generations/{id}',
-    handler: poll,
-  },
-  {
-    method: 'DELETE',
-    path: '/generations/{id}',
-    name: 'DELETE /luma/dream-machine/v1/generations/{id}',
-    handler: remove,
-  },
+  { method: 'GET', path: '/generations/{id}', handler: poll },
+  { method: 'DELETE', path: '/generations/{id}', handler: remove },
   mediaRoute('/luma/dream-machine/v1'),
 ];

@@ -143,12 +143,7 @@ function cancelOrDelete(ctx: Ctx): void {
 
 export const runwayRoutes: RouteDef[] = [
   { method: 'POST', path: '/v1/image_to_video', handler: submit },
-  { method: 'GET', path: '/v1/tasks/{id}', name: 'GET /runway/v1/tasks/{id}', handler: poll },
-  {
-    method: 'DELETE',
-    path: '/v1/tasks/{id}',
-    name: 'DELETE /runway/v1/tasks/{id}',
-    handler: cancelOrDelete,
-  },
+  { method: 'GET', path: '/v1/tasks/{id}', handler: poll },
+  { method: 'DELETE', path: '/v1/tasks/{id}', handler: cancelOrDelete },
   mediaRoute('/runway'),
 ];

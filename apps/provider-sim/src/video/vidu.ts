@@ -191,17 +191,7 @@ export const viduRoutes: RouteDef[] = [
   { method: 'POST', path: '/ent/v2/img2video', handler: submit('img2video') },
   { method: 'POST', path: '/ent/v2/start-end2video', handler: submit('start-end2video') },
   { method: 'POST', path: '/ent/v2/reference2video', handler: submit('reference2video') },
-  {
-    method: 'GET',
-    path: '/ent/v2/tasks/{id}/creations',
-    name: 'GET /vidu/ent/v2/tasks/{id}/creations',
-    handler: creations,
-  },
-  {
-    method: 'POST',
-    path: '/ent/v2/tasks/{id}/cancel',
-    name: 'POST /vidu/ent/v2/tasks/{id}/cancel',
-    handler: cancel,
-  },
+  { method: 'GET', path: '/ent/v2/tasks/{id}/creations', handler: creations },
+  { method: 'POST', path: '/ent/v2/tasks/{id}/cancel', handler: cancel },
   mediaRoute('/vidu'),
 ];

@@ -142,6 +142,6 @@ function poll(ctx: Ctx): void {
 
 export const xaiRoutes: RouteDef[] = [
   { method: 'POST', path: '/videos/generations', handler: submit },
-  { method: 'GET', path: '/videos/{id}', name: 'GET /xai/v1/videos/{id}', handler: poll },
+  { method: 'GET', path: '/videos/{id}', handler: poll },
   mediaRoute('/xai/v1'),
 ];
