@@ -14,12 +14,13 @@ describe.each(eachDatabase())('operators on $name', (database) => {
   const body = async (res: Response) => (await res.json()) as Json;
   const admin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
     gw.fetch(path, { ...init, key: gw.adminKey });
+  const chatInit = (key: string) => ({
+    method: 'POST',
+    key,
+    json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
+  });
   const chat = async (key: string) => {
-    const res = await gw.fetch('/v1/chat/completions', {
-      method: 'POST',
-      key,
-      json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
-    });
+    const res = await gw.fetch('/v1/chat/completions', chatInit(key));
     expect(res.status).toBe(200);
     return (await body(res)).usage as { prompt_tokens: number; completion_tokens: number };
   };
@@ -121,14 +122,53 @@ describe.each(eachDatabase())('operators on $name', (database) => {
       );
     });
 
+    it('tops a key up and changes its limits, at once for the next request', async () => {
+      const { key, id } = await gw.createKey({ quota: 30, rpm: 1 });
+      // Too little quota for a chat, and one request a minute.
+      expect((await gw.fetch('/v1/chat/completions', chatInit(key))).status).toBe(402);
+      const patch = (json: unknown) => admin(`/v1/keys/${id}`, { method: 'PATCH', json });
+      const changed = await body(await patch({ quota: 50_000_000, rpm: null, name: 'topped-up' }));
+      expect(zApiKey.safeParse(changed).success).toBe(true);
+      expect(changed).toMatchObject({ quota: 50_000_000, rpm: null, name: 'topped-up' });
+      expect((await gw.fetch('/v1/chat/completions', chatInit(key))).status).toBe(200);
+      expect((await gw.fetch('/v1/chat/completions', chatInit(key))).status).toBe(200);
+
+      const { used } = await body(await admin(`/v1/keys/${id}`));
+      expect(used).toBeGreaterThan(0);
+      await expectError(
+        await patch({ quota: (used as number) - 1 }),
+        409,
+        'quota_below_used',
+        'quota',
+      );
+      expect((await body(await admin(`/v1/keys/${id}`))).quota).toBe(50_000_000);
+      expect(await body(await patch({}))).toMatchObject({ id, quota: 50_000_000 });
+
+      await expectError(await patch({ models: ['gpt-9'] }), 400, 'model_not_found', 'models');
+      await expectError(await patch({ expires_at: 1 }), 400, 'out_of_range', 'expires_at');
+      await expectError(await patch({ role: 'admin' }), 400, 'unknown_field', 'role');
+      await expectError(
+        await admin('/v1/keys/987654', { method: 'PATCH', json: { rpm: 5 } }),
+        404,
+        'key_not_found',
+      );
+      await gw.services.keys.revoke(id);
+      await expectError(await patch({ rpm: 5 }), 409, 'key_revoked');
+    });
+
     it('refuses a normal key on every key operation', async () => {
       const { key, id } = await gw.createKey({ quota: 1_000 });
       for (const [method, path] of [
         ['GET', '/v1/keys'],
         ['GET', `/v1/keys/${id}`],
         ['POST', `/v1/keys/${id}/revoke`],
+        ['PATCH', `/v1/keys/${id}`],
       ] as const) {
-        await expectError(await gw.fetch(path, { method, key }), 403, 'admin_key_required');
+        await expectError(
+          await gw.fetch(path, { method, key, json: method === 'PATCH' ? { rpm: 1 } : undefined }),
+          403,
+          'admin_key_required',
+        );
       }
     });
   });

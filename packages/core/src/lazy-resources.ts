@@ -49,6 +49,7 @@ export function lazyResources(config: ResolvedClientOptions): Resources {
     keys: {
       list: lazy((r) => r.keys.list),
       retrieve: lazy((r) => r.keys.retrieve),
+      update: lazy((r) => r.keys.update),
       revoke: lazy((r) => r.keys.revoke),
     },
     usage: { retrieve: lazy((r) => r.usage.retrieve) },

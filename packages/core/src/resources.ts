@@ -29,6 +29,7 @@ import {
   listVideoGenerations,
   revokeKey,
   rotateCallbackSecret,
+  updateKey,
 } from './generated/sdk.gen.js';
 import type {
   ApiKey,
@@ -54,6 +55,7 @@ import type {
   ModelList,
   RotateCallbackSecretRequest,
   Token,
+  UpdateKeyRequest,
   UsageReport,
   VideoTask,
   VideoTaskCreated,
@@ -140,6 +142,11 @@ export interface Resources {
     list(query?: ListKeysQuery, options?: CallOptions): Promise<ApiKeyList>;
     /** `GET /v1/keys/{key_id}` (admin key). */
     retrieve(keyId: number, options?: CallOptions): Promise<ApiKey>;
+    /**
+     * `PATCH /v1/keys/{key_id}` (admin key): changes the fields sent (a new total `quota` tops a key
+     * up; null clears a limit).
+     */
+    update(keyId: number, body: UpdateKeyRequest, options?: CallOptions): Promise<ApiKey>;
     /** `POST /v1/keys/{key_id}/revoke` (admin key): for good; a retried revoke is harmless. */
     revoke(keyId: number, options?: CallOptions): Promise<ApiKey>;
   };
@@ -295,6 +302,12 @@ export function createResources(config: ResolvedClientOptions): Resources {
       retrieve: (keyId, options) =>
         invoke(
           (fetch) => getKey(args(fetch, options, { path: { key_id: keyId } })),
+          options,
+          'zApiKey',
+        ),
+      update: (keyId, body, options) =>
+        invoke(
+          (fetch) => updateKey(args(fetch, options, { path: { key_id: keyId }, body })),
           options,
           'zApiKey',
         ),

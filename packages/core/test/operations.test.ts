@@ -132,7 +132,7 @@ describe('operations', () => {
     expect(JSON.parse(req.body.toString())).toEqual({ name: 'ci', quota: 1_000_000 });
   });
 
-  it('keys.list / retrieve / revoke (admin)', async () => {
+  it('keys.list / retrieve / update / revoke (admin)', async () => {
     answer({ object: 'list', data: [fx.apiKey], has_more: false, next_cursor: null });
     const page = await client.keys.list({ limit: 5, status: 'active' });
     expect(page.data).toEqual([fx.apiKey]);
@@ -141,6 +141,12 @@ describe('operations', () => {
     answer(fx.apiKey);
     expect(await client.keys.retrieve(7)).toEqual(fx.apiKey);
     expect([only().method, only().url]).toEqual(['GET', '/v1/keys/7']);
+
+    answer({ ...fx.apiKey, quota: 2_000_000, remaining: 1_750_000 });
+    expect((await client.keys.update(7, { quota: 2_000_000, rpm: null })).quota).toBe(2_000_000);
+    const patch = only();
+    expect([patch.method, patch.url]).toEqual(['PATCH', '/v1/keys/7']);
+    expect(JSON.parse(patch.body.toString())).toEqual({ quota: 2_000_000, rpm: null });
 
     answer({ ...fx.apiKey, status: 'revoked', revoked_at: 1_700_000_100 });
     expect((await client.keys.revoke(7)).status).toBe('revoked');

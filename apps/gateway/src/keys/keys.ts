@@ -46,6 +46,16 @@ export interface CreateKeyInput {
   secret?: string;
 }
 
+/** Settings an update may change; an absent field stays as it is, null clears it. */
+export interface KeyChange {
+  name?: string;
+  quota?: number;
+  models?: string[] | null;
+  rpm?: number | null;
+  tpm?: number | null;
+  expiresAt?: number | null;
+}
+
 export interface KeyService {
   /**
    * Create a key; returns the secret (shown once) and the stored record.
@@ -57,6 +67,14 @@ export interface KeyService {
   get(id: number, trx?: Transaction<DB>): Promise<KeyRecord | undefined>;
   /** Revoke; takes effect at once in this process, within the cache TTL in others. */
   revoke(id: number): Promise<boolean>;
+  /**
+   * Change the given settings of a key that is not revoked; a new quota only if it covers `used`.
+   * Takes effect at once in this process, within the cache TTL in others.
+   * @returns the changed record; `undefined` when no key matched those conditions (the caller
+   *   reads the key to tell why).
+   * @example await keys.update(42, { quota: 10_000_000, rpm: 120 });
+   */
+  update(id: number, change: KeyChange): Promise<KeyRecord | undefined>;
   /** Forget cached entries of a key after an outside change. */
   invalidate(id: number): void;
 }
@@ -230,6 +248,30 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
         .executeTakeFirst();
       cache.deleteWhere((e) => e.record?.id === id);
       return Number(res.numUpdatedRows) > 0;
+    },
+
+    async update(id, change) {
+      let update = db
+        .updateTable('api_keys')
+        .set({
+          name: change.name,
+          quota: change.quota,
+          models:
+            change.models === undefined
+              ? undefined
+              : change.models === null
+                ? null
+                : JSON.stringify(change.models),
+          rpm: change.rpm,
+          tpm: change.tpm,
+          expires_at: change.expiresAt,
+        })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null);
+      if (change.quota !== undefined) update = update.where('used', '<=', change.quota);
+      const row = await update.returningAll().executeTakeFirst();
+      cache.deleteWhere((e) => e.record?.id === id);
+      return row ? rowToRecord(row) : undefined;
     },
 
     invalidate(id) {

@@ -69,6 +69,12 @@ const SAMPLES: Record<Operation, Sample> = {
   'GET /v1/callbacks/deliveries': { method: 'GET', path: '/v1/callbacks/deliveries' },
   'GET /v1/keys': { method: 'GET', path: '/v1/keys', admin: true },
   'GET /v1/keys/{key_id}': { method: 'GET', path: '/v1/keys/987654', admin: true },
+  'PATCH /v1/keys/{key_id}': {
+    method: 'PATCH',
+    path: '/v1/keys/987654',
+    json: { rpm: 5 },
+    admin: true,
+  },
   'POST /v1/keys/{key_id}/revoke': {
     method: 'POST',
     path: '/v1/keys/987654/revoke',

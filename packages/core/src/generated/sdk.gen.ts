@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client/index.js';
-import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses } from './types.gen.js';
+import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -423,6 +423,31 @@ export const getKey = <ThrowOnError extends boolean = false>(options: Options<Ge
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/keys/{key_id}',
     ...options
+});
+
+/**
+ * Change a key's quota and limits (administrator)
+ *
+ * Changes the fields sent and leaves the others as they are: `name`,
+ * `quota` (the new total, in units: raise it to top a key up),
+ * `models`, `rpm`, `tpm`, `expires_at` (null clears a limit, an
+ * allow-list or an expiry). The instance that changes a key applies it
+ * at once; other instances sharing the database within 5 seconds
+ * (their key cache). A quota below what the key has already used
+ * (reservations of requests in flight included) answers 409
+ * `quota_below_used` and changes nothing. A revoked key cannot be
+ * changed (409 `key_revoked`). Models and expiry are checked as at
+ * creation (400 `model_not_found`, `out_of_range`).
+ *
+ */
+export const updateKey = <ThrowOnError extends boolean = false>(options: Options<UpdateKeyData, ThrowOnError>) => (options.client ?? client).patch<UpdateKeyResponses, UpdateKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/keys/{key_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

@@ -1654,6 +1654,36 @@ export type ApiKey = {
 };
 
 /**
+ * The settings to change; fields left out stay as they are.
+ */
+export type UpdateKeyRequest = {
+    /**
+     * A label for the key.
+     */
+    name?: string;
+    /**
+     * The key's new total quota in units (1 credit = 1,000,000 units).
+     */
+    quota?: number;
+    /**
+     * Unix seconds, in the future; null = never.
+     */
+    expires_at?: number | null;
+    /**
+     * Model ids the key may use; null = all.
+     */
+    models?: Array<string> | null;
+    /**
+     * Requests per minute; null = unlimited.
+     */
+    rpm?: number | null;
+    /**
+     * Tokens per minute; null = unlimited.
+     */
+    tpm?: number | null;
+};
+
+/**
  * One page of keys, newest first.
  */
 export type ApiKeyList = {
@@ -2872,6 +2902,72 @@ export type GetKeyResponses = {
 };
 
 export type GetKeyResponse = GetKeyResponses[keyof GetKeyResponses];
+
+export type UpdateKeyData = {
+    body: UpdateKeyRequest;
+    path: {
+        /**
+         * The key's id (`id` of the key at creation).
+         */
+        key_id: number;
+    };
+    query?: never;
+    url: '/v1/keys/{key_id}';
+};
+
+export type UpdateKeyErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The change does not fit the key's state (a quota below what it used, or a revoked key).
+     */
+    409: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type UpdateKeyError = UpdateKeyErrors[keyof UpdateKeyErrors];
+
+export type UpdateKeyResponses = {
+    /**
+     * The key, changed.
+     */
+    200: ApiKey;
+};
+
+export type UpdateKeyResponse = UpdateKeyResponses[keyof UpdateKeyResponses];
 
 export type RevokeKeyData = {
     body?: never;

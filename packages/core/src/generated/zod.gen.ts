@@ -1280,6 +1280,18 @@ export const zApiKey = z.object({
 });
 
 /**
+ * The settings to change; fields left out stay as they are.
+ */
+export const zUpdateKeyRequest = z.strictObject({
+    name: z.string().min(1).max(64).optional(),
+    quota: z.int().gte(0).lte(9007199254740991).optional(),
+    expires_at: z.int().gte(0).nullish(),
+    models: z.array(z.string().min(1)).min(1).nullish(),
+    rpm: z.int().gte(1).lte(2147483647).nullish(),
+    tpm: z.int().gte(1).lte(2147483647).nullish()
+});
+
+/**
  * One page of keys, newest first.
  */
 export const zApiKeyList = z.object({
@@ -1646,6 +1658,17 @@ export const zGetKeyPath = z.object({
  * The key.
  */
 export const zGetKeyResponse = zApiKey;
+
+export const zUpdateKeyBody = zUpdateKeyRequest;
+
+export const zUpdateKeyPath = z.object({
+    key_id: z.int().gte(1).lte(9007199254740991)
+});
+
+/**
+ * The key, changed.
+ */
+export const zUpdateKeyResponse = zApiKey;
 
 export const zRevokeKeyPath = z.object({
     key_id: z.int().gte(1).lte(9007199254740991)

@@ -6,24 +6,10 @@ import { unitsToCredits } from '../../billing/billing.js';
 import { createCallbackSecret } from '../../callbacks/secrets.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { badRequest, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { requireAdmin } from '../middleware/auth.js';
 import { readJsonBody, validateBody } from '../validate.js';
-
-/**
- * The ids among `ids` that name no model the gateway serves (neither text nor video). A text id
- * the catalogue does not know yet is looked up again (pass-through mode asks the provider).
- */
-async function unknownModelIds(services: Services, ids: readonly string[]): Promise<string[]> {
-  const video = new Set(services.video.listModels().map((m) => m.id));
-  const { catalog } = services.text;
-  const unknown: string[] = [];
-  for (const id of ids) {
-    if (video.has(id) || catalog.resolve(id)) continue;
-    if (!(await catalog.resolveFresh(id))) unknown.push(id);
-  }
-  return unknown;
-}
+import { checkKeySettings } from './key-settings.js';
 
 export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): void {
   app.get('/v1/dashboard/billing/credit_grants', async (c) => {
@@ -61,18 +47,7 @@ export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): vo
 
   app.post('/v1/token', requireAdmin(), async (c) => {
     const body = validateBody(zCreateTokenRequest, await readJsonBody(c));
-    const unknown = await unknownModelIds(services, body.models ?? []);
-    if (unknown.length > 0) {
-      throw badRequest(
-        `models: no such model: ${unknown.join(', ')} (GET /v1/models lists the models).`,
-        'models',
-        'model_not_found',
-      );
-    }
-    const now = Math.floor(Date.now() / 1000);
-    if (body.expires_at != null && body.expires_at <= now) {
-      throw badRequest('expires_at must be in the future.', 'expires_at', 'out_of_range');
-    }
+    await checkKeySettings(services, body);
     const result = await services.db.transaction().execute(async (trx) => {
       const created = await services.keys.create(
         {

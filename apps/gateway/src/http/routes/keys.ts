@@ -2,7 +2,7 @@
  * Key administration (administrator keys only): list, inspect, revoke. Keys are created by
  * `POST /v1/token` (account.ts). What an administrator sees of a key is keys/admin.ts.
  */
-import { zGetKeyPath, zListKeysQuery } from '@modelgate/core/zod';
+import { zGetKeyPath, zListKeysQuery, zUpdateKeyRequest } from '@modelgate/core/zod';
 import type { Context, Hono } from 'hono';
 import { listKeys, toApiKey } from '../../keys/admin.js';
 import type { Services } from '../../services.js';
@@ -10,6 +10,8 @@ import type { AppEnv } from '../env.js';
 import { conflict, notFound } from '../errors.js';
 import { requireAdmin } from '../middleware/auth.js';
 import { validatePath, validateQuery } from '../query.js';
+import { readJsonBody, validateBody } from '../validate.js';
+import { checkKeySettings } from './key-settings.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -23,6 +25,26 @@ export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
 
   app.get('/v1/keys/:key_id', requireAdmin(), async (c) => c.json(await exactKey(c, services)));
 
+  app.patch('/v1/keys/:key_id', requireAdmin(), async (c) => {
+    const { key_id: id } = validatePath(c, zGetKeyPath);
+    const body = validateBody(zUpdateKeyRequest, await readJsonBody(c));
+    await checkKeySettings(services, body);
+    // A lease this instance holds idle counts as used: give it back before comparing the quota.
+    await services.billing.returnIdleLease(id);
+    const change = {
+      name: body.name,
+      quota: body.quota,
+      models: body.models,
+      rpm: body.rpm,
+      tpm: body.tpm,
+      expiresAt: body.expires_at,
+    };
+    const nothing = Object.values(change).every((value) => value === undefined);
+    if (!nothing && !(await services.keys.update(id, change)))
+      await refuseUpdate(services, id, body.quota);
+    return c.json(await exactKey(c, services));
+  });
+
   app.post('/v1/keys/:key_id/revoke', requireAdmin(), async (c) => {
     const { key_id: id } = validatePath(c, zGetKeyPath);
     if (id === c.get('key').id) {
@@ -35,6 +57,22 @@ export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
     await services.keys.revoke(id);
     return c.json(await exactKey(c, services));
   });
+}
+
+/** Why an update matched no key: there is none, it is revoked, or it used more than the new quota. */
+async function refuseUpdate(
+  services: Services,
+  id: number,
+  quota: number | undefined,
+): Promise<never> {
+  const record = await services.keys.get(id);
+  if (!record) throw notFound(`No key ${id}.`, 'key_not_found', 'key_id');
+  if (record.revokedAt !== null) throw conflict(`Key ${id} is revoked.`, 'key_revoked', 'key_id');
+  throw conflict(
+    `quota ${quota} is below what the key has used (${record.used} units).`,
+    'quota_below_used',
+    'quota',
+  );
 }
 
 /** The key named in the path, its spend exact for this instance; 404 when there is none. */
