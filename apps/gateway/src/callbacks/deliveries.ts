@@ -1,8 +1,8 @@
 /** GET /v1/callbacks/deliveries: the key's deliveries with their attempts, newest first. */
 import type { CallbackDelivery, CallbackDeliveryList } from '@modelgate/core';
 import type { Kysely } from 'kysely';
+import { cursorPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
 
 export interface ListDeliveriesQuery {
   /** 1–100, default 20. */
@@ -14,61 +14,18 @@ export interface ListDeliveriesQuery {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/**
- * One page of a key's deliveries. The cursor is the last delivery's id; an id that is not one of the
- * key's deliveries is a 400 (`param: after`).
- *
- * @example
- * const page = await listDeliveries(db, key.id, { limit: 20, taskId: 'vt_…' });
- */
-export async function listDeliveries(
+/** The attempts of these deliveries, oldest first, by delivery id. */
+async function attemptsByDelivery(
   db: Kysely<DB>,
-  keyId: number,
-  query: ListDeliveriesQuery,
-): Promise<CallbackDeliveryList> {
-  const limit = query.limit ?? 20;
-  let beforeSeq: number | undefined;
-  if (query.after) {
-    const cursor = await db
-      .selectFrom('callback_deliveries')
-      .select('seq')
-      .where('id', '=', query.after)
-      .where('key_id', '=', keyId)
-      .executeTakeFirst();
-    if (!cursor) throw badRequest('after is not a cursor of this list.', 'after', 'invalid_cursor');
-    beforeSeq = cursor.seq;
-  }
-  let select = db
-    .selectFrom('callback_deliveries')
-    .select([
-      'id',
-      'task_id',
-      'event_type',
-      'url',
-      'status',
-      'created_at_ms',
-      'next_attempt_at_ms',
-      'delivered_at_ms',
-    ])
-    .where('key_id', '=', keyId);
-  if (query.taskId) select = select.where('task_id', '=', query.taskId);
-  if (beforeSeq !== undefined) select = select.where('seq', '<', beforeSeq);
-  const rows = await select
-    .orderBy('seq', 'desc')
-    .limit(limit + 1)
-    .execute();
-  const page = rows.slice(0, limit);
+  deliveryIds: string[],
+): Promise<Map<string, CallbackDelivery['attempts']>> {
   const attempts =
-    page.length === 0
+    deliveryIds.length === 0
       ? []
       : await db
           .selectFrom('callback_attempts')
           .select(['delivery_id', 'at_ms', 'status_code', 'latency_ms', 'error'])
-          .where(
-            'delivery_id',
-            'in',
-            page.map((row) => row.id),
-          )
+          .where('delivery_id', 'in', deliveryIds)
           .orderBy('id')
           .execute();
   const byDelivery = new Map<string, CallbackDelivery['attempts']>();
@@ -82,7 +39,45 @@ export async function listDeliveries(
     });
     byDelivery.set(attempt.delivery_id, list);
   }
-  const data: CallbackDelivery[] = page.map((row) => ({
+  return byDelivery;
+}
+
+/**
+ * One page of a key's deliveries. The cursor is the last delivery's id; an id that is not one of the
+ * key's deliveries is a 400 (`param: after`).
+ *
+ * @example
+ * const page = await listDeliveries(db, key.id, { limit: 20, taskId: 'vt_…' });
+ */
+export async function listDeliveries(
+  db: Kysely<DB>,
+  keyId: number,
+  query: ListDeliveriesQuery,
+): Promise<CallbackDeliveryList> {
+  let deliveries = db
+    .selectFrom('callback_deliveries')
+    .select([
+      'id',
+      'task_id',
+      'event_type',
+      'url',
+      'status',
+      'created_at_ms',
+      'next_attempt_at_ms',
+      'delivered_at_ms',
+    ]);
+  if (query.taskId) deliveries = deliveries.where('task_id', '=', query.taskId);
+  const page = await cursorPage(db, 'callback_deliveries', deliveries, {
+    keyId,
+    limit: query.limit ?? 20,
+    after: query.after,
+    invalidCursorMessage: 'after is not a cursor of this list.',
+  });
+  const byDelivery = await attemptsByDelivery(
+    db,
+    page.rows.map((row) => row.id),
+  );
+  const data: CallbackDelivery[] = page.rows.map((row) => ({
     id: row.id,
     object: 'callback.delivery',
     task_id: row.task_id,
@@ -97,11 +92,5 @@ export async function listDeliveries(
         : null,
     delivered_at: row.delivered_at_ms === null ? null : seconds(row.delivered_at_ms),
   }));
-  const hasMore = rows.length > limit;
-  return {
-    object: 'list',
-    data,
-    has_more: hasMore,
-    next_cursor: hasMore ? (page.at(-1)?.id ?? null) : null,
-  };
+  return { object: 'list', data, has_more: page.hasMore, next_cursor: page.nextCursor };
 }

@@ -15,7 +15,7 @@ export interface CarriedFields {
   tool?: ReadonlySet<string>;
 }
 
-/** Chat completions → messages (see translate/request.ts for how each one maps). */
+/** Chat completions → messages (see translate/chat-to-anthropic-request.ts for how each one maps). */
 export const CHAT_TO_MESSAGES: CarriedFields = {
   body: new Set([
     'model',

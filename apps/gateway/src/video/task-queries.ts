@@ -1,7 +1,8 @@
 import type { VideoTaskList } from '@modelgate/core';
 import type { Kysely } from 'kysely';
+import { cursorPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import type { VideoTaskStatus } from './tables.js';
 import { toVideoTask, type VideoTaskRow } from './task-object.js';
 
@@ -34,31 +35,19 @@ export async function listOwnedTasks(
   keyId: number,
   query: TaskListQuery,
 ): Promise<VideoTaskList> {
-  const limit = query.limit ?? 20;
-  let q = db.selectFrom('video_tasks').selectAll().where('key_id', '=', keyId);
-  if (query.status) q = q.where('status', '=', query.status as VideoTaskStatus);
-  if (query.after) {
-    const cursor = await db
-      .selectFrom('video_tasks')
-      .select('seq')
-      .where('id', '=', query.after)
-      .where('key_id', '=', keyId)
-      .executeTakeFirst();
-    if (!cursor)
-      throw badRequest('after is not a cursor from this list.', 'after', 'invalid_cursor');
-    q = q.where('seq', '<', Number(cursor.seq));
-  }
-  const rows = (await q
-    .orderBy('seq', 'desc')
-    .limit(limit + 1)
-    .execute()) as VideoTaskRow[];
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
+  let tasks = db.selectFrom('video_tasks').selectAll();
+  if (query.status) tasks = tasks.where('status', '=', query.status as VideoTaskStatus);
+  const page = await cursorPage(db, 'video_tasks', tasks, {
+    keyId,
+    limit: query.limit ?? 20,
+    after: query.after,
+    invalidCursorMessage: 'after is not a cursor from this list.',
+  });
   return {
     object: 'list',
-    data: page.map((row) => toVideoTask(row, cdnUrl)),
-    has_more: hasMore,
-    next_cursor: hasMore ? page[page.length - 1]!.id : null,
+    data: page.rows.map((row) => toVideoTask(row, cdnUrl)),
+    has_more: page.hasMore,
+    next_cursor: page.nextCursor,
   };
 }
 

@@ -1,0 +1,84 @@
+/**
+ * Newest-first pages of a key's rows with an `after` cursor, for the tables that keep an insertion
+ * `seq` next to their `id` and `key_id`. The cursor is the last id of the previous page; an id that
+ * is not in the key's list is a 400 `invalid_cursor` naming `after`.
+ */
+import type { Generated, Kysely, SelectQueryBuilder } from 'kysely';
+import { badRequest } from '../http/errors.js';
+import type { DB } from './schema.js';
+
+/** The columns cursor paging reads. */
+interface PagedColumns {
+  id: string;
+  seq: Generated<number>;
+  key_id: number;
+}
+
+/** The tables that can be paged by cursor: those with all of {@link PagedColumns}. */
+export type PagedTable = { [T in keyof DB]: DB[T] extends PagedColumns ? T : never }[keyof DB];
+
+export interface CursorPageOptions {
+  /** The key whose rows are listed; the cursor must be one of them. */
+  keyId: number;
+  /** Rows on a page (the routes allow 1–100). */
+  limit: number;
+  /** The previous page's last id, or nothing for the first page. */
+  after?: string | null;
+  /** The 400's message when `after` is not an id of the key's list. */
+  invalidCursorMessage: string;
+}
+
+export interface CursorPage<Row> {
+  /** At most `limit` rows, newest first. */
+  rows: Row[];
+  hasMore: boolean;
+  /** The id to pass as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** The `seq` of the key's row `after`, or undefined for the first page. */
+async function cursorSeq(
+  db: Kysely<DB>,
+  table: PagedTable,
+  options: CursorPageOptions,
+): Promise<number | undefined> {
+  if (!options.after) return undefined;
+  const cursor = await db
+    .selectFrom(table)
+    .select('seq')
+    .where('id', '=', options.after)
+    .where('key_id', '=', options.keyId)
+    .executeTakeFirst();
+  if (!cursor) throw badRequest(options.invalidCursorMessage, 'after', 'invalid_cursor');
+  return cursor.seq;
+}
+
+/**
+ * One page of `query` (a select from `table` with the caller's columns and filters): the key's rows
+ * older than the cursor, newest first, with one row more asked for to learn whether more follow.
+ *
+ * @example
+ * const page = await cursorPage(db, 'video_tasks', db.selectFrom('video_tasks').selectAll(), {
+ *   keyId: 7, limit: 20, after: 'vt_…', invalidCursorMessage: 'after is not a cursor from this list.',
+ * });
+ */
+export async function cursorPage<TB extends PagedTable, O extends { id: string }>(
+  db: Kysely<DB>,
+  table: TB,
+  query: SelectQueryBuilder<DB, TB, O>,
+  options: CursorPageOptions,
+): Promise<CursorPage<O>> {
+  const beforeSeq = await cursorSeq(db, table, options);
+  // Kysely cannot check a column name against a table that is still a type parameter; the
+  // PagedTable bound is what guarantees these columns exist, so they are named dynamically.
+  const { ref } = db.dynamic;
+  let paged = query.where(ref('key_id'), '=', options.keyId);
+  if (beforeSeq !== undefined) paged = paged.where(ref('seq'), '<', beforeSeq);
+  const rows = await paged
+    .orderBy(ref('seq'), 'desc')
+    .limit(options.limit + 1)
+    .execute();
+  const page = rows.slice(0, options.limit);
+  const hasMore = rows.length > options.limit;
+  return { rows: page, hasMore, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null };
+}

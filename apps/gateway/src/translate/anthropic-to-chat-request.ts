@@ -1,0 +1,136 @@
+/**
+ * Anthropic messages request → chat completion request for an OpenAI-compatible upstream:
+ * `system` becomes a system message, `tool_use` blocks become assistant `tool_calls` (input
+ * object → JSON text), `tool_result` blocks become `tool` messages, and `stop_sequences` is cut to
+ * the four stops OpenAI accepts.
+ */
+import type { ChatToolCall, RequestContentBlock } from '@modelgate/core';
+import { imagePartOfBlock } from './images.js';
+import { chatToolChoice, chatTools } from './request-tools.js';
+import type {
+  ChatContentPart,
+  ChatMessage,
+  ChatRequest,
+  MessageParam,
+  MessagesRequest,
+} from './wire.js';
+
+/** OpenAI accepts up to four stop sequences (docs/providers.md#1-openai). */
+const OPENAI_MAX_STOP = 4;
+
+function anthropicContentText(content: MessageParam['content']): string {
+  if (typeof content === 'string') return content;
+  return content.map((block) => (block.type === 'text' ? String(block.text ?? '') : '')).join('');
+}
+
+function toChatContent(blocks: readonly RequestContentBlock[]): ChatContentPart[] | string {
+  const parts: ChatContentPart[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+    else if (block.type === 'image') parts.push(imagePartOfBlock(block));
+  }
+  const only = parts.length === 1 ? parts[0]! : null;
+  if (only?.type === 'text') return only.text;
+  return parts;
+}
+
+/** An assistant turn's blocks as one assistant message: its tool_use blocks become `tool_calls`. */
+function assistantMessageOf(blocks: readonly RequestContentBlock[]): ChatMessage {
+  const calls: ChatToolCall[] = [];
+  const text: RequestContentBlock[] = [];
+  for (const block of blocks) {
+    if (block.type === 'tool_use') {
+      calls.push({
+        id: block.id,
+        type: 'function',
+        function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+      });
+    } else text.push(block);
+  }
+  if (calls.length === 0) return { role: 'assistant', content: toChatContent(text) };
+  const content = toChatContent(text);
+  const empty = content === '' || (Array.isArray(content) && content.length === 0);
+  return { role: 'assistant', content: empty ? null : content, tool_calls: calls };
+}
+
+/**
+ * A user turn's blocks as chat messages: its tool_result blocks become `tool` messages, placed
+ * first because a tool message must directly follow the assistant message that made the calls.
+ */
+function userMessagesOf(blocks: readonly RequestContentBlock[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  const rest: RequestContentBlock[] = [];
+  for (const block of blocks) {
+    if (block.type !== 'tool_result') {
+      rest.push(block);
+      continue;
+    }
+    const result = block;
+    const text = anthropicContentText(result.content ?? '');
+    // Chat has no error flag on a tool result: say it in the text the model reads.
+    out.push({
+      role: 'tool',
+      tool_call_id: result.tool_use_id,
+      content: result.is_error ? `Error: ${text}` : text,
+    });
+  }
+  if (rest.length > 0 || out.length === 0) out.push({ role: 'user', content: toChatContent(rest) });
+  return out;
+}
+
+/** One Anthropic turn → chat messages. */
+function chatMessagesOf(message: MessageParam): ChatMessage[] {
+  if (typeof message.content === 'string') {
+    const content = message.content;
+    return [message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content }];
+  }
+  if (message.role === 'assistant') return [assistantMessageOf(message.content)];
+  return userMessagesOf(message.content);
+}
+
+/**
+ * Anthropic messages request → chat completion request for an OpenAI-compatible upstream.
+ * Streams always ask for usage so the gateway can bill what was produced.
+ *
+ * @example
+ * anthropicToChatRequest({ model: 'gpt-4o-mini', max_tokens: 64, system: 'Be brief',
+ *   messages: [{ role: 'user', content: 'Hi' }], stop_sequences: ['END'] }, 'gpt-4o-mini');
+ * // → { model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Be brief' },
+ * //     { role: 'user', content: 'Hi' }], max_tokens: 64, stop: ['END'] }
+ */
+export function anthropicToChatRequest(
+  request: MessagesRequest,
+  upstreamModel: string,
+): ChatRequest {
+  const messages: ChatMessage[] = [];
+  if (request.system != null) {
+    const text = anthropicContentText(request.system as MessageParam['content']);
+    if (text !== '') messages.push({ role: 'system', content: text });
+  }
+  for (const message of request.messages) messages.push(...chatMessagesOf(message));
+  const out: ChatRequest = {
+    model: upstreamModel,
+    messages,
+    max_tokens: request.max_tokens,
+  };
+  if (request.temperature != null) out.temperature = request.temperature;
+  if (request.top_p != null) out.top_p = request.top_p;
+  if (request.stop_sequences && request.stop_sequences.length > 0) {
+    out.stop = request.stop_sequences.slice(0, OPENAI_MAX_STOP);
+  }
+  if (request.stream) {
+    out.stream = true;
+    out.stream_options = { include_usage: true };
+  }
+  if (request.metadata?.user_id) out.user = request.metadata.user_id;
+  if (request.tools && request.tools.length > 0) {
+    out.tools = chatTools(request.tools);
+    if (request.tool_choice) {
+      out.tool_choice = chatToolChoice(request.tool_choice);
+      const single =
+        request.tool_choice.type !== 'none' && request.tool_choice.disable_parallel_tool_use;
+      if (single) out.parallel_tool_calls = false;
+    }
+  }
+  return out;
+}
