@@ -3,7 +3,7 @@
  * real gateway on each database. Figures are checked against the ledger (the key's `used`) and
  * against the usage the chat responses themselves reported.
  */
-import { zApiKey, zApiKeyList, zUsageReport } from '@modelgate/core/zod';
+import { zApiKey, zApiKeyList, zUsageRecordList, zUsageReport } from '@modelgate/core/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eachDatabase, startTestGateway, type TestGateway } from './helpers/index.js';
 

@@ -25,6 +25,7 @@ export type {
 export type {
   ListCallbackDeliveriesQuery,
   ListKeysQuery,
+  ListUsageRecordsQuery,
   ListVideoGenerationsQuery,
   NonStreaming,
   Resources,

@@ -52,7 +52,10 @@ export function lazyResources(config: ResolvedClientOptions): Resources {
       update: lazy((r) => r.keys.update),
       revoke: lazy((r) => r.keys.revoke),
     },
-    usage: { retrieve: lazy((r) => r.usage.retrieve) },
+    usage: {
+      retrieve: lazy((r) => r.usage.retrieve),
+      records: { list: lazy((r) => r.usage.records.list) },
+    },
     callbacks: {
       secret: {
         retrieve: lazy((r) => r.callbacks.secret.retrieve),

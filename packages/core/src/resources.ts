@@ -26,6 +26,7 @@ import {
   listCallbackDeliveries,
   listKeys,
   listModels,
+  listUsageRecords,
   listVideoGenerations,
   revokeKey,
   rotateCallbackSecret,
@@ -50,12 +51,14 @@ import type {
   GetUsageData,
   ListCallbackDeliveriesData,
   ListKeysData,
+  ListUsageRecordsData,
   ListVideoGenerationsData,
   Message,
   ModelList,
   RotateCallbackSecretRequest,
   Token,
   UpdateKeyRequest,
+  UsageRecordList,
   UsageReport,
   VideoTask,
   VideoTaskCreated,
@@ -87,6 +90,7 @@ export type ListVideoGenerationsQuery = NonNullable<ListVideoGenerationsData['qu
 export type ListCallbackDeliveriesQuery = NonNullable<ListCallbackDeliveriesData['query']>;
 export type ListKeysQuery = NonNullable<ListKeysData['query']>;
 export type UsageQuery = NonNullable<GetUsageData['query']>;
+export type ListUsageRecordsQuery = NonNullable<ListUsageRecordsData['query']>;
 
 export interface Resources {
   chat: {
@@ -156,6 +160,13 @@ export interface Resources {
      * key's or all of them.
      */
     retrieve(query?: UsageQuery, options?: CallOptions): Promise<UsageReport>;
+    records: {
+      /**
+       * `GET /v1/usage/records`: the charges behind the report, newest first; `request_id` finds
+       * the one of a response's `x-request-id`.
+       */
+      list(query?: ListUsageRecordsQuery, options?: CallOptions): Promise<UsageRecordList>;
+    };
   };
   callbacks: {
     secret: {
@@ -321,6 +332,14 @@ export function createResources(config: ResolvedClientOptions): Resources {
     usage: {
       retrieve: (query, options) =>
         invoke((fetch) => getUsage(args(fetch, options, { query })), options, 'zUsageReport'),
+      records: {
+        list: (query, options) =>
+          invoke(
+            (fetch) => listUsageRecords(args(fetch, options, { query })),
+            options,
+            'zUsageRecordList',
+          ),
+      },
     },
     callbacks: {
       secret: {

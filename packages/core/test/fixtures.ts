@@ -11,6 +11,7 @@ import type {
   Message,
   ModelList,
   Token,
+  UsageRecord,
   UsageReport,
   VideoTask,
   VideoTaskCreated,
@@ -220,4 +221,20 @@ export const usageReport: UsageReport = {
     units: 300,
     cost: 0.0003,
   },
+};
+
+export const usageRecord: UsageRecord = {
+  object: 'usage_record',
+  id: 1042,
+  created_at: 1_700_000_060,
+  key_id: 7,
+  kind: 'text',
+  model: 'gpt-4o-mini',
+  input_tokens: 7,
+  output_tokens: 16,
+  video_seconds: null,
+  units: 11,
+  cost: 0.000011,
+  request_id: 'req_1',
+  task_id: null,
 };

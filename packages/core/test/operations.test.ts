@@ -153,7 +153,7 @@ describe('operations', () => {
     expect([only().method, only().url]).toEqual(['POST', '/v1/keys/7/revoke']);
   });
 
-  it('usage.retrieve sends group_by comma-separated, as the spec says', async () => {
+  it('usage.retrieve sends group_by comma-separated, as the spec says; usage.records.list', async () => {
     answer(fx.usageReport);
     const report = await client.usage.retrieve({
       bucket_width: '1d',
@@ -163,6 +163,11 @@ describe('operations', () => {
     const { method, url } = only();
     expect(method).toBe('GET');
     expect(decodeURIComponent(url)).toBe('/v1/usage?bucket_width=1d&group_by=model,key_id');
+
+    answer({ object: 'list', data: [fx.usageRecord], has_more: false, next_cursor: null });
+    const records = await client.usage.records.list({ request_id: 'req_1', limit: 1 });
+    expect(records.data).toEqual([fx.usageRecord]);
+    expect(only().url).toBe('/v1/usage/records?request_id=req_1&limit=1');
   });
 
   it('callbacks.secret.retrieve / rotate and callbacks.deliveries.list', async () => {

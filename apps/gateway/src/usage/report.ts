@@ -129,13 +129,18 @@ function aggregate(db: Kysely<DB>, query: UsageQuery, range: Range): Promise<Agg
     .then((result) => result.rows);
 }
 
+/** The kinds the API names; a kind it does not (none is written today) reads as null. */
+function usageKind(kind: string | null): UsageResult['kind'] {
+  return kind === 'text' || kind === 'video' || kind === 'adjustment' ? kind : null;
+}
+
 function toResult(row: AggregateRow): UsageResult {
   const units = Number(row.units);
   return {
     object: 'usage_result',
     key_id: row.key_id === null ? null : Number(row.key_id),
     model: row.model,
-    kind: row.kind === 'text' || row.kind === 'video' ? row.kind : null,
+    kind: usageKind(row.kind),
     requests: Number(row.requests),
     input_tokens: Number(row.input_tokens),
     output_tokens: Number(row.output_tokens),

@@ -81,6 +81,7 @@ const SAMPLES: Record<Operation, Sample> = {
     admin: true,
   },
   'GET /v1/usage': { method: 'GET', path: '/v1/usage' },
+  'GET /v1/usage/records': { method: 'GET', path: '/v1/usage/records' },
 };
 
 const OPS = Object.keys(SAMPLES);

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client/index.js';
-import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
+import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -489,12 +489,31 @@ export const revokeKey = <ThrowOnError extends boolean = false>(options: Options
  * The figures are those of settled charges: a request in flight counts
  * once it has ended. Charges settled by this instance are included as
  * soon as their response has completed; those of other instances sharing
- * the database arrive within a second.
+ * the database arrive within a second. `GET /v1/usage/records` lists
+ * the charges behind the figures.
  *
  */
 export const getUsage = <ThrowOnError extends boolean = false>(options?: Options<GetUsageData, ThrowOnError>) => (options?.client ?? client).get<GetUsageResponses, GetUsageErrors, ThrowOnError>({
     querySerializer: { parameters: { group_by: { array: { explode: false } } } },
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/usage',
+    ...options
+});
+
+/**
+ * List usage records
+ *
+ * The charges behind the usage report, newest first, cursor-paginated
+ * like the other lists: one record per metered text request or video
+ * task, with its tokens or seconds, its cost, and the `x-request-id`
+ * its response carried, so a figure can be traced to the requests that
+ * made it (`request_id` finds one). A normal key sees its own records
+ * (`key_id` naming another key: 403 `admin_key_required`); an
+ * administrator key every key's, or one key's with `key_id`.
+ *
+ */
+export const listUsageRecords = <ThrowOnError extends boolean = false>(options?: Options<ListUsageRecordsData, ThrowOnError>) => (options?.client ?? client).get<ListUsageRecordsResponses, ListUsageRecordsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/usage/records',
     ...options
 });

@@ -1697,6 +1697,68 @@ export type ApiKeyList = {
 };
 
 /**
+ * What was metered: `text` (chat, completions, messages), `video` (a
+ * video task), or `adjustment` (a correction the ledger recorded once,
+ * when it started keeping usage records for every charge, so that a
+ * key's records add up to what it used).
+ *
+ */
+export type UsageKind = 'text' | 'video' | 'adjustment';
+
+/**
+ * One charge: a metered text request (its tokens) or video task (its
+ * seconds), with its cost. A request refused or failed before any work
+ * has a record with cost 0.
+ *
+ */
+export type UsageRecord = {
+    object: 'usage_record';
+    /**
+     * The record's id (increasing).
+     */
+    id: number;
+    /**
+     * When it was charged, Unix seconds.
+     */
+    created_at: number;
+    key_id: number;
+    kind: UsageKind;
+    model: string | null;
+    input_tokens: number | null;
+    output_tokens: number | null;
+    video_seconds: number | null;
+    /**
+     * Cost in quota units.
+     */
+    units: number;
+    /**
+     * Cost in credits (`units` / 1,000,000).
+     */
+    cost: number;
+    /**
+     * The `x-request-id` of the request that was charged.
+     */
+    request_id: string | null;
+    /**
+     * The video task charged (`kind` `video`).
+     */
+    task_id: string | null;
+};
+
+/**
+ * One page of usage records, newest first.
+ */
+export type UsageRecordList = {
+    object: 'list';
+    data: Array<UsageRecord>;
+    has_more: boolean;
+    /**
+     * Pass as `after` for the next page; null on the last page.
+     */
+    next_cursor: string | null;
+};
+
+/**
  * Usage of one group within a bucket (or of the whole range, in
  * `totals`). A grouping field is null when the report is not grouped
  * by it.
@@ -1707,9 +1769,9 @@ export type UsageResult = {
     key_id: number | null;
     model: string | null;
     /**
-     * `text` (chat, completions, messages) or `video`.
+     * What was metered (`UsageKind`); null when the report is not grouped by it.
      */
-    kind: 'text' | 'video' | null;
+    kind: 'text' | 'video' | 'adjustment' | null;
     /**
      * Metered requests and tasks.
      */
@@ -1839,6 +1901,31 @@ export type UsageKeyId = number;
  * Only this model's usage.
  */
 export type UsageModel = string;
+
+/**
+ * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+ */
+export type UsageRecordCursor = string;
+
+/**
+ * Only records of this kind.
+ */
+export type UsageKind2 = UsageKind;
+
+/**
+ * Only the record of the request with this `x-request-id`.
+ */
+export type UsageRequestId = string;
+
+/**
+ * Only records from this time on, Unix seconds (inclusive).
+ */
+export type UsageRecordsFrom = number;
+
+/**
+ * Only records before this time, Unix seconds (exclusive).
+ */
+export type UsageRecordsTo = number;
 
 /**
  * Makes the submission safe to retry: the same key with the same body
@@ -3100,6 +3187,84 @@ export type GetUsageResponses = {
 };
 
 export type GetUsageResponse = GetUsageResponses[keyof GetUsageResponses];
+
+export type ListUsageRecordsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+         */
+        after?: string;
+        /**
+         * Only this key's usage (an administrator key may name any key).
+         */
+        key_id?: number;
+        /**
+         * Only this model's usage.
+         */
+        model?: string;
+        /**
+         * Only records of this kind.
+         */
+        kind?: UsageKind;
+        /**
+         * Only the record of the request with this `x-request-id`.
+         */
+        request_id?: string;
+        /**
+         * Only records from this time on, Unix seconds (inclusive).
+         */
+        start_time?: number;
+        /**
+         * Only records before this time, Unix seconds (exclusive).
+         */
+        end_time?: number;
+    };
+    url: '/v1/usage/records';
+};
+
+export type ListUsageRecordsErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type ListUsageRecordsError = ListUsageRecordsErrors[keyof ListUsageRecordsErrors];
+
+export type ListUsageRecordsResponses = {
+    /**
+     * One page of usage records.
+     */
+    200: UsageRecordList;
+};
+
+export type ListUsageRecordsResponse = ListUsageRecordsResponses[keyof ListUsageRecordsResponses];
 
 export type VideoTaskFinishedWebhookPayload = CallbackEvent;
 

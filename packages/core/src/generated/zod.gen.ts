@@ -1302,6 +1302,51 @@ export const zApiKeyList = z.object({
 });
 
 /**
+ * What was metered: `text` (chat, completions, messages), `video` (a
+ * video task), or `adjustment` (a correction the ledger recorded once,
+ * when it started keeping usage records for every charge, so that a
+ * key's records add up to what it used).
+ *
+ */
+export const zUsageKind = z.enum([
+    'text',
+    'video',
+    'adjustment'
+]);
+
+/**
+ * One charge: a metered text request (its tokens) or video task (its
+ * seconds), with its cost. A request refused or failed before any work
+ * has a record with cost 0.
+ *
+ */
+export const zUsageRecord = z.object({
+    object: z.literal('usage_record'),
+    id: z.int(),
+    created_at: z.int(),
+    key_id: z.int(),
+    kind: zUsageKind,
+    model: z.string().nullable(),
+    input_tokens: z.int().gte(0).nullable(),
+    output_tokens: z.int().gte(0).nullable(),
+    video_seconds: z.number().gte(0).nullable(),
+    units: z.int(),
+    cost: z.number(),
+    request_id: z.string().nullable(),
+    task_id: z.string().nullable()
+});
+
+/**
+ * One page of usage records, newest first.
+ */
+export const zUsageRecordList = z.object({
+    object: z.literal('list'),
+    data: z.array(zUsageRecord),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable()
+});
+
+/**
  * Usage of one group within a bucket (or of the whole range, in
  * `totals`). A grouping field is null when the report is not grouped
  * by it.
@@ -1311,7 +1356,11 @@ export const zUsageResult = z.object({
     object: z.literal('usage_result'),
     key_id: z.int().nullable(),
     model: z.string().nullable(),
-    kind: z.enum(['text', 'video']).nullable(),
+    kind: z.enum([
+        'text',
+        'video',
+        'adjustment'
+    ]).nullable(),
     requests: z.int().gte(0),
     input_tokens: z.int().gte(0),
     output_tokens: z.int().gte(0),
@@ -1425,6 +1474,31 @@ export const zUsageKeyId = z.int().gte(1).lte(9007199254740991);
  * Only this model's usage.
  */
 export const zUsageModel = z.string().min(1).max(256);
+
+/**
+ * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+ */
+export const zUsageRecordCursor = z.string().min(1).max(256);
+
+/**
+ * Only records of this kind.
+ */
+export const zUsageKind2 = zUsageKind;
+
+/**
+ * Only the record of the request with this `x-request-id`.
+ */
+export const zUsageRequestId = z.string().min(1).max(256);
+
+/**
+ * Only records from this time on, Unix seconds (inclusive).
+ */
+export const zUsageRecordsFrom = z.int().gte(0).lte(9007199254740991);
+
+/**
+ * Only records before this time, Unix seconds (exclusive).
+ */
+export const zUsageRecordsTo = z.int().gte(1).lte(9007199254740991);
 
 /**
  * Makes the submission safe to retry: the same key with the same body
@@ -1696,6 +1770,22 @@ export const zGetUsageQuery = z.object({
  * The usage report.
  */
 export const zGetUsageResponse = zUsageReport;
+
+export const zListUsageRecordsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    after: z.string().min(1).max(256).optional(),
+    key_id: z.int().gte(1).lte(9007199254740991).optional(),
+    model: z.string().min(1).max(256).optional(),
+    kind: zUsageKind.optional(),
+    request_id: z.string().min(1).max(256).optional(),
+    start_time: z.int().gte(0).lte(9007199254740991).optional(),
+    end_time: z.int().gte(1).lte(9007199254740991).optional()
+});
+
+/**
+ * One page of usage records.
+ */
+export const zListUsageRecordsResponse = zUsageRecordList;
 
 export const zVideoTaskFinishedWebhookRequest = z.object({
     body: zCallbackEvent,

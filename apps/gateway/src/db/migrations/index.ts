@@ -6,6 +6,7 @@ import * as m001 from './001_accounts.js';
 import * as m002 from './002_files_video.js';
 import * as m003 from './003_callbacks.js';
 import * as m004 from './004_ledger.js';
+import * as m005 from './005_usage_requests.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -15,4 +16,5 @@ export const migrations: Migration[] = [
   { name: '002_files_video', up: m002.up },
   { name: '003_callbacks', up: m003.up },
   { name: '004_ledger', up: m004.up },
+  { name: '005_usage_requests', up: m005.up },
 ];

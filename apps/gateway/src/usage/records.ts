@@ -1,0 +1,87 @@
+/**
+ * The charges behind the usage report (`GET /v1/usage/records`): the ledger's usage rows, newest
+ * first, paged by id. The cursor is the last id shown.
+ */
+import type { UsageKind, UsageRecord, UsageRecordList } from '@modelgate/core';
+import type { Kysely, Selectable } from 'kysely';
+import { unitsToCredits } from '../billing/billing.js';
+import type { UsageTable } from '../db/account-tables.js';
+import type { DB } from '../db/schema.js';
+import { badRequest, internalError } from '../http/errors.js';
+
+export interface UsageRecordQuery {
+  limit: number;
+  after?: string;
+  /** Only this key's rows; undefined = every key (administrators only: the route decides). */
+  keyId?: number;
+  model?: string;
+  kind?: UsageKind;
+  requestId?: string;
+  startTime?: number;
+  endTime?: number;
+}
+
+/**
+ * @example
+ * const page = await listUsageRecords(db, { limit: 20, keyId: 42, requestId: 'req_…' });
+ */
+export async function listUsageRecords(
+  db: Kysely<DB>,
+  query: UsageRecordQuery,
+): Promise<UsageRecordList> {
+  let select = db.selectFrom('usage').selectAll();
+  if (query.after !== undefined) select = select.where('id', '<', cursorId(query.after));
+  if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+  if (query.model !== undefined) select = select.where('model', '=', query.model);
+  if (query.kind !== undefined) select = select.where('kind', '=', query.kind);
+  if (query.requestId !== undefined) select = select.where('request_id', '=', query.requestId);
+  if (query.startTime !== undefined) select = select.where('created_at', '>=', query.startTime);
+  if (query.endTime !== undefined) select = select.where('created_at', '<', query.endTime);
+  const rows = await select
+    .orderBy('id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
+  const data = rows.slice(0, query.limit).map(toRecord);
+  const hasMore = rows.length > query.limit;
+  return {
+    object: 'list',
+    data,
+    has_more: hasMore,
+    next_cursor: hasMore ? String(data[data.length - 1]?.id) : null,
+  };
+}
+
+function cursorId(after: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(after)) {
+    throw badRequest('after is not a cursor from this list.', 'after', 'invalid_cursor');
+  }
+  return Number(after);
+}
+
+/** Every kind the gateway writes is one the API names; another would be a bug, not a figure to guess. */
+function usageKind(kind: string): UsageKind {
+  if (kind === 'text' || kind === 'video' || kind === 'adjustment') return kind;
+  throw internalError(`A usage record has an unknown kind: ${kind}.`);
+}
+
+const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
+
+function toRecord(row: Selectable<UsageTable>): UsageRecord {
+  const units = Number(row.units);
+  const kind = usageKind(row.kind);
+  return {
+    object: 'usage_record',
+    id: Number(row.id),
+    created_at: Number(row.created_at),
+    key_id: Number(row.key_id),
+    kind,
+    model: row.model,
+    input_tokens: nullableNumber(row.input_tokens),
+    output_tokens: nullableNumber(row.output_tokens),
+    video_seconds: nullableNumber(row.seconds),
+    units,
+    cost: unitsToCredits(units),
+    request_id: row.request_id,
+    task_id: kind === 'video' ? row.ref : null,
+  };
+}
