@@ -1,10 +1,12 @@
 // The demo: connection settings and the key's balance on top, then an image upload, the chat and
-// video panels, one client for all of them.
+// video panels, and the operator panel (keys and usage), one client for all of them.
 import { createClient, type FileObject } from '@modelgate/core';
 import { type FormEvent, useCallback, useMemo, useState } from 'react';
 import { ChatPanel } from './ChatPanel.js';
+import { formatCredits } from './credits.js';
 import { ErrorNote } from './ErrorNote.js';
 import { ImageUpload } from './ImageUpload.js';
+import { OperatorPanel } from './OperatorPanel.js';
 import { useSettings } from './settings.js';
 import { useBalance } from './use-balance.js';
 import { useModels } from './use-models.js';
@@ -91,13 +93,9 @@ export function App() {
             <ChatPanel client={client} models={textModels} image={image} onSpent={onSpent} />
             <VideoPanel client={client} models={videoModels} image={image} onSpent={onSpent} />
           </div>
+          <OperatorPanel client={client} version={spent} />
         </>
       )}
     </main>
   );
-}
-
-/** Credits are fractional (1 credit = 1,000,000 quota units): six decimals show every unit spent. */
-function formatCredits(credits: number): string {
-  return credits.toLocaleString('en-US', { maximumFractionDigits: 6 });
 }

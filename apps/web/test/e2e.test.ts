@@ -6,11 +6,20 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClient, type ModelgateClient } from '@modelgate/core';
+import {
+  createClient,
+  type ModelgateClient,
+  type ModelgateError,
+  type UsageResult,
+} from '@modelgate/core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../../packages/stream/test/gateway.js';
+import {
+  createKey,
+  startTestGateway,
+  type TestGateway,
+} from '../../../packages/stream/test/gateway.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -36,6 +45,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
   let workDir: string;
   let gateway: TestGateway;
   let api: ModelgateClient;
+  let admin: ModelgateClient;
   let server: PreviewServer;
   let browser: Browser;
   let page: Page;
@@ -63,6 +73,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     // Paced tokens so the answer visibly streams (and can be stopped); a video that takes a few polls.
     gateway = await startTestGateway({ tokensPerSecond: 20, videoProcessingMs: 2_000 });
     api = createClient({ baseUrl: gateway.url, apiKey: gateway.apiKey });
+    admin = createClient({ baseUrl: gateway.url, apiKey: gateway.adminKey });
 
     const outDir = join(workDir, 'dist');
     await build({ root: appRoot, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
@@ -197,7 +208,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     // The bootstrap admin key has no quota: its balance reads unlimited, not 0 credits.
     await connect(gateway.adminKey);
     await page.getByText(/Connected:/).waitFor({ timeout: 15_000 });
-    await page.getByText('unlimited').waitFor({ timeout: 15_000 });
+    await page.getByTestId('balance').getByText('unlimited').waitFor({ timeout: 15_000 });
     expect(await balanceText()).toMatch(/^Balance: unlimited \(/);
     await connect(gateway.apiKey);
     await page.getByText(/Connected:/).waitFor({ timeout: 15_000 });
@@ -256,6 +267,143 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     );
     expect(Math.round((await duration.jsonValue()) as number)).toBe(5);
     await shot('08-video-from-image');
+  });
+
+  // The operator panel. A key made here spends, is listed, and is revoked.
+  const demoName = 'operator-demo';
+  let demo: ModelgateClient;
+  let demoId: number;
+
+  /** As the page writes credits in its tables: 2 to 6 decimals. */
+  const credits = (amount: number) =>
+    amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+  const totalsRow = (totals: UsageResult) => [
+    String(totals.requests),
+    totals.input_tokens.toLocaleString('en-US'),
+    totals.output_tokens.toLocaleString('en-US'),
+    credits(totals.cost),
+  ];
+  const totalsCells = () => page.getByTestId('usage-totals').locator('td').allTextContents();
+  const keyRow = (id: number) => page.locator(`tr[data-key-id="${id}"]`);
+  const keyRows = () => page.getByRole('table', { name: 'Keys' }).locator('tbody tr');
+  const chatWith = (client: ModelgateClient) =>
+    client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Count this one' }],
+    });
+
+  it("with a normal key shows the key's own usage and no key table", async () => {
+    const demoKey = await createKey(gateway.url, gateway.adminKey, demoName, 5_000_000);
+    demo = createClient({ baseUrl: gateway.url, apiKey: demoKey, maxRetries: 0 });
+    await chatWith(demo);
+    const own = (await demo.usage.retrieve()).totals;
+    expect(own.requests).toBe(1);
+    expect(own.cost).toBeGreaterThan(0);
+
+    await connect(demoKey);
+    await expect.poll(totalsCells, { timeout: 15_000 }).toEqual(totalsRow(own));
+    expect(await page.getByRole('heading', { name: 'Your usage' }).count()).toBe(1);
+    expect(await page.getByRole('table', { name: 'Keys' }).count()).toBe(0);
+    expect(await page.getByLabel('Key status').count()).toBe(0);
+    await shot('09-usage-of-a-normal-key');
+  });
+
+  it("with the admin key shows every key's usage, by day or by hour, read again after a chat", async () => {
+    await connect(gateway.adminKey);
+    await page.getByRole('heading', { name: 'Operator' }).waitFor({ timeout: 15_000 });
+    await page.getByTestId('usage-totals').waitFor({ timeout: 15_000 });
+    const everyone = (await admin.usage.retrieve()).totals;
+    expect(everyone.requests).toBeGreaterThan(1);
+    expect(await totalsCells()).toEqual(totalsRow(everyone));
+
+    await chatWith(demo);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const after = (await admin.usage.retrieve()).totals;
+    expect(after.requests).toBe(everyone.requests + 1);
+    expect(after.cost).toBeGreaterThan(everyone.cost);
+    await expect.poll(totalsCells, { timeout: 15_000 }).toEqual(totalsRow(after));
+    expect(await page.getByRole('rowheader', { name: 'gpt-4o-mini' }).count()).toBe(1);
+
+    // One bar per day, or per hour; today's (the last) is the one with spend.
+    const bars = page.getByTestId('usage-chart').locator('rect.bar');
+    expect(await bars.count()).toBe(7);
+    expect(Number(await bars.last().getAttribute('height'))).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Last 24 hours' }).click();
+    await expect.poll(() => bars.count(), { timeout: 15_000 }).toBe(24);
+    expect(Number(await bars.last().getAttribute('height'))).toBeGreaterThan(0);
+    await expect.poll(totalsCells).toEqual(totalsRow(after));
+    await shot('10-operator-usage-by-hour');
+    await page.getByRole('button', { name: 'Last 7 days' }).click();
+    await expect.poll(() => bars.count(), { timeout: 15_000 }).toBe(7);
+  });
+
+  it('lists the keys page by page, with their spend', async () => {
+    // More keys than a page of the table (10) holds.
+    for (let i = 0; i < 8; i++) {
+      await createKey(gateway.url, gateway.adminKey, `operator-extra-${i}`, 1_000_000);
+    }
+    const all = (await admin.keys.list({ limit: 100 })).data;
+    expect(all.length).toBeGreaterThan(10);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    // The first page read again holds the newest key.
+    await keyRow(all[0]!.id).waitFor({ timeout: 15_000 });
+    expect(await keyRows().count()).toBe(10);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => keyRows().count(), { timeout: 15_000 }).toBe(all.length);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+
+    const listed = all.find((key) => key.name === demoName)!;
+    demoId = listed.id;
+    expect(listed.used).toBeGreaterThan(0);
+    const cells = await keyRow(demoId).locator('td').allTextContents();
+    expect(cells.slice(0, 5)).toEqual([
+      demoName,
+      `${listed.key_prefix}…`,
+      'active',
+      `${credits(listed.used / 1_000_000)} / 5.00`,
+      credits((listed.remaining ?? 0) / 1_000_000),
+    ]);
+    await shot('11-operator-keys');
+  });
+
+  it('revokes a key after a confirm: its row turns revoked and the key is refused', async () => {
+    const row = keyRow(demoId);
+    await row.getByRole('button', { name: `Revoke ${demoName}` }).click();
+    await row.getByRole('button', { name: `Confirm revoking ${demoName}` }).click();
+    await expect
+      .poll(() => row.locator('.key-status').textContent(), { timeout: 15_000 })
+      .toBe('revoked');
+    expect(await page.getByTestId('revoke-result').textContent()).toContain(`Revoked ${demoName}`);
+    expect(await row.getByRole('button').count()).toBe(0);
+    const refused = await chatWith(demo).then(
+      () => undefined,
+      (error: ModelgateError) => error,
+    );
+    expect(refused?.status).toBe(401);
+    expect(refused?.code).toBe('revoked_api_key');
+    await shot('12-key-revoked');
+
+    // The key the page is using cannot revoke itself: the gateway's 409 is shown.
+    const self = (await admin.keys.list({ limit: 100 })).data.find((key) =>
+      gateway.adminKey.startsWith(key.key_prefix),
+    )!;
+    const selfRow = keyRow(self.id);
+    await selfRow.getByRole('button', { name: /^Revoke / }).click();
+    await selfRow.getByRole('button', { name: /^Confirm revoking / }).click();
+    const refusal = page.getByTestId('revoke-result').getByRole('alert');
+    await refusal.waitFor({ timeout: 15_000 });
+    expect(await refusal.textContent()).toContain('409');
+    expect(await refusal.textContent()).toContain('revoking_own_key');
+    expect(await selfRow.locator('.key-status').textContent()).toBe('active');
+    await shot('13-revoke-own-key-refused');
+
+    // The status filter asks the gateway for the revoked keys only.
+    await page.getByLabel('Key status').selectOption('revoked');
+    await expect.poll(() => keyRows().count(), { timeout: 15_000 }).toBe(1);
+    expect(await row.count()).toBe(1);
+    await page.getByLabel('Key status').selectOption('active');
+    await expect.poll(() => keyRows().count(), { timeout: 15_000 }).toBe(10);
+    expect(await row.count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });
