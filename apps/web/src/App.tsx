@@ -91,7 +91,14 @@ export function App() {
           <ImageUpload client={client} image={image} onUploaded={setImage} />
           <div className="panels">
             <ChatPanel client={client} models={textModels} image={image} onSpent={onSpent} />
-            <VideoPanel client={client} models={videoModels} image={image} onSpent={onSpent} />
+            {/* A task belongs to the key that submitted it: another key starts the panel afresh. */}
+            <VideoPanel
+              key={`${settings.baseUrl} ${settings.apiKey}`}
+              client={client}
+              models={videoModels}
+              image={image}
+              onSpent={onSpent}
+            />
           </div>
           <OperatorPanel client={client} version={spent} />
         </>
