@@ -2,6 +2,9 @@
 import { parseArgs } from 'node:util';
 import type { ConfigFlags } from './config.js';
 import { isProfileKey, PROFILE_KEYS, type ProfileKey } from './config-file.js';
+import { type KeysCommand, keysCommand } from './keys-args.js';
+import { creditsToUnits, positiveNumber } from './numbers.js';
+import { type UsageCommand, usageCommand } from './usage-args.js';
 
 /** What the user asked the CLI to do. */
 export type Command =
@@ -22,6 +25,8 @@ export type Command =
   | { name: 'video-cancel'; taskId: string }
   | { name: 'upload'; file: string }
   | { name: 'token-create'; tokenName: string /** Quota in units. */; quota: number }
+  | KeysCommand
+  | UsageCommand
   | { name: 'config-set'; key: ProfileKey; value: string }
   | { name: 'config-get'; key: ProfileKey }
   | { name: 'config-use'; profile: string }
@@ -59,6 +64,16 @@ Commands:
   upload <file>                 upload an image, print its URL
   token create --name N --quota CREDITS
                                 create an API key (needs the admin key)
+  keys list [--status active|revoked|expired] [--limit N] [--all]
+                                the gateway's keys, newest first, with their spend (admin key)
+  keys show <id>                one key (admin key)
+  keys set <id> [--quota CREDITS] [--rpm N|none] [--tpm N|none] [--models a,b|all]
+        [--name N] [--expires DATE|never]
+                                change a key; --quota is its new total (admin key)
+  keys revoke <id>              revoke a key for good (admin key)
+  usage [--days N | --hours N] [--by model,key,kind] [--key ID] [--model M]
+                                requests, tokens and credits per day (default: 7) or hour, UTC;
+                                every key's with the admin key, else the key's own
   config set <key> <value>      set a profile setting (keys: ${PROFILE_KEYS.join(', ')})
   config get <key>              print a setting as it resolves now
   config use <profile>          make a profile the default
@@ -67,8 +82,9 @@ Commands:
 Options:
   --base-url <url>    gateway address (env MODELGATE_BASE_URL, default http://localhost:8080)
   --api-key <key>     API key (env MODELGATE_API_KEY)
-  --admin-key <key>   admin key for token create (env MODELGATE_ADMIN_KEY)
-  -m, --model <id>    chat model (env MODELGATE_MODEL, default gpt-4o-mini); for video: the video model
+  --admin-key <key>   admin key for token create, keys and usage (env MODELGATE_ADMIN_KEY)
+  -m, --model <id>    chat model (env MODELGATE_MODEL, default gpt-4o-mini); for video: the video model;
+                      for usage: only that model's usage
   --profile <name>    profile of the config file (env MODELGATE_PROFILE)
   --json              print JSON
   -h, --help          show this help
@@ -78,7 +94,8 @@ Settings resolve flags > environment > profile > defaults.
 In the chat screen: /help lists the slash commands; Esc or Ctrl+C stops an answer,
 Ctrl+C twice exits.`;
 
-type Values = ReturnType<typeof parseWithNode>['values'];
+/** The flags as node:util's parseArgs read them. */
+export type OptionValues = ReturnType<typeof parseWithNode>['values'];
 type Parsed = ParsedArgs | UsageError;
 
 /**
@@ -122,7 +139,7 @@ export function parseCliArgs(argv: readonly string[]): Parsed {
 function toCommand(
   name: string | undefined,
   rest: string[],
-  values: Values,
+  values: OptionValues,
 ): Command | { message: string } {
   switch (name) {
     case undefined:
@@ -142,6 +159,10 @@ function toCommand(
         : { message: 'usage: modelgate upload <file>' };
     case 'token':
       return tokenCommand(rest, values);
+    case 'keys':
+      return keysCommand(rest, values);
+    case 'usage':
+      return usageCommand(rest, values);
     case 'config':
       return configCommand(rest);
     default:
@@ -149,7 +170,7 @@ function toCommand(
   }
 }
 
-function videoCommand(rest: string[], values: Values): Command | { message: string } {
+function videoCommand(rest: string[], values: OptionValues): Command | { message: string } {
   const [first, ...others] = rest;
   if (first === 'status' || first === 'cancel') {
     const [taskId] = others;
@@ -185,7 +206,7 @@ function videoCommand(rest: string[], values: Values): Command | { message: stri
   return command;
 }
 
-function tokenCommand(rest: string[], values: Values): Command | { message: string } {
+function tokenCommand(rest: string[], values: OptionValues): Command | { message: string } {
   const usage = 'usage: modelgate token create --name <name> --quota <credits>';
   if (rest.length !== 1 || rest[0] !== 'create' || !values.name || values.quota === undefined) {
     return { message: usage };
@@ -193,7 +214,7 @@ function tokenCommand(rest: string[], values: Values): Command | { message: stri
   const credits = positiveNumber(values.quota);
   if (credits === undefined) return { message: '--quota must be a positive number of credits' };
   // The API takes units (1 credit = 1,000,000 units); the CLI speaks credits everywhere.
-  return { name: 'token-create', tokenName: values.name, quota: Math.round(credits * 1_000_000) };
+  return { name: 'token-create', tokenName: values.name, quota: creditsToUnits(credits) };
 }
 
 function configCommand(rest: string[]): Command | { message: string } {
@@ -220,11 +241,6 @@ function configCommand(rest: string[]): Command | { message: string } {
   };
 }
 
-function positiveNumber(text: string): number | undefined {
-  const value = Number(text);
-  return text.trim() !== '' && Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
 function parseWithNode(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
@@ -243,6 +259,16 @@ function parseWithNode(argv: readonly string[]) {
       name: { type: 'string' },
       quota: { type: 'string' },
       limit: { type: 'string' },
+      status: { type: 'string' },
+      all: { type: 'boolean' },
+      rpm: { type: 'string' },
+      tpm: { type: 'string' },
+      models: { type: 'string' },
+      expires: { type: 'string' },
+      days: { type: 'string' },
+      hours: { type: 'string' },
+      by: { type: 'string' },
+      key: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

@@ -4,8 +4,10 @@ export { userMessage } from './chat-content.js';
 export { runBalanceCommand, runModelsCommand } from './commands/account.js';
 export { type ChatCommandInput, runChatCommand } from './commands/chat.js';
 export { type CommandIO, ExitCode } from './commands/io.js';
+export { type KeysCommandInput, runKeysCommand } from './commands/keys.js';
 export { runTokenCreateCommand, type TokenCommandInput } from './commands/token.js';
 export { runUploadCommand } from './commands/upload.js';
+export { runUsageCommand, type UsageCommandInput } from './commands/usage.js';
 export {
   runVideoCancelCommand,
   runVideoCommand,
@@ -30,7 +32,9 @@ export {
   readConfigFile,
 } from './config-file.js';
 export { describeError, type ErrorInfo, formatError } from './errors.js';
+export type { KeysCommand } from './keys-args.js';
 export { App, type AppProps } from './ui/App.js';
 export { ModelPicker, type ModelPickerProps } from './ui/ModelPicker.js';
 export { PromptInput, type PromptInputProps } from './ui/PromptInput.js';
 export { type UploadOptions, uploadImage } from './upload.js';
+export type { UsageCommand } from './usage-args.js';

@@ -11,8 +11,10 @@ import {
   runConfigUse,
 } from './commands/config.js';
 import { type CommandIO, ExitCode } from './commands/io.js';
+import { runKeysCommand } from './commands/keys.js';
 import { runTokenCreateCommand } from './commands/token.js';
 import { runUploadCommand } from './commands/upload.js';
+import { runUsageCommand } from './commands/usage.js';
 import {
   runVideoCancelCommand,
   runVideoCommand,
@@ -101,9 +103,19 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
     case 'upload':
       return runUploadCommand({ client, json, file: command.file }, io);
     case 'token-create': {
-      const adminClient = createClient({ baseUrl: config.baseUrl, apiKey: config.adminKey });
       const { tokenName: name, quota } = command;
-      return runTokenCreateCommand({ adminClient, name, quota, json }, io);
+      return runTokenCreateCommand({ adminClient: adminClient(config), name, quota, json }, io);
+    }
+    case 'keys-list':
+    case 'keys-show':
+    case 'keys-set':
+    case 'keys-revoke':
+      return runKeysCommand(command, { adminClient: adminClient(config), json }, io);
+    case 'usage': {
+      // Every key's usage when the admin key is at hand, else the key's own.
+      const apiKey = config.adminKey ?? config.apiKey;
+      const usageClient = createClient({ baseUrl: config.baseUrl, apiKey });
+      return runUsageCommand({ client: usageClient, json, ...command }, io);
     }
     case 'interactive':
       // Without a terminal to draw in (piped stdin), behave like `modelgate chat -`.
@@ -113,4 +125,9 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
       // Ink and React load only for the chat screen: one-shot commands start faster without them.
       return (await import('./interactive.js')).runInteractive(config, client, io.signal);
   }
+}
+
+/** A client that sends the admin key, for the commands only an administrator may run. */
+function adminClient(config: CliConfig) {
+  return createClient({ baseUrl: config.baseUrl, apiKey: config.adminKey });
 }

@@ -1,7 +1,7 @@
 // `modelgate models` and `modelgate balance`: one request, one answer on stdout.
 import type { ModelgateClient } from '@modelgate/core';
 import { formatBalance, formatModelTable } from '../format.js';
-import { type CommandIO, ExitCode, reportFailure } from './io.js';
+import { type CommandIO, printResult } from './io.js';
 
 export interface AccountCommandInput {
   client: ModelgateClient;
@@ -18,7 +18,7 @@ export interface AccountCommandInput {
  * ```
  */
 export async function runModelsCommand(input: AccountCommandInput, io: CommandIO): Promise<number> {
-  return run(io, async () => {
+  return printResult(io, async () => {
     const list = await input.client.models.list({ signal: io.signal });
     return input.json ? JSON.stringify(list, null, 2) : formatModelTable(list.data).join('\n');
   });
@@ -36,17 +36,8 @@ export async function runBalanceCommand(
   input: AccountCommandInput,
   io: CommandIO,
 ): Promise<number> {
-  return run(io, async () => {
+  return printResult(io, async () => {
     const summary = await input.client.billing.creditGrants({ signal: io.signal });
     return input.json ? JSON.stringify(summary, null, 2) : formatBalance(summary);
   });
-}
-
-async function run(io: CommandIO, produce: () => Promise<string>): Promise<number> {
-  try {
-    io.stdout.write(`${await produce()}\n`);
-    return ExitCode.ok;
-  } catch (error) {
-    return reportFailure(io, error);
-  }
 }

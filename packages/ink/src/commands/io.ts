@@ -55,3 +55,20 @@ export function reportFailure(io: CommandIO, error: unknown): number {
   io.stderr.write(`modelgate: ${formatError(describeError(error))}\n`);
   return ExitCode.failed;
 }
+
+/**
+ * Writes what `produce` resolves with as stdout's one answer, or the failure on stderr (exit 1).
+ *
+ * @example
+ * ```ts
+ * return printResult(io, async () => formatBalance(await client.billing.creditGrants()));
+ * ```
+ */
+export async function printResult(io: CommandIO, produce: () => Promise<string>): Promise<number> {
+  try {
+    io.stdout.write(`${await produce()}\n`);
+    return ExitCode.ok;
+  } catch (error) {
+    return reportFailure(io, error);
+  }
+}
