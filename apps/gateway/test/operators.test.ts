@@ -217,6 +217,52 @@ describe.each(eachDatabase())('operators on $name', (database) => {
       expect((none.totals as Json).requests).toBe(0);
     });
 
+    it('lists the records behind the report, and finds one by its x-request-id', async () => {
+      const a = await gw.createKey({ quota: 50_000_000 });
+      const b = await gw.createKey({ quota: 50_000_000 });
+      const res = await gw.fetch('/v1/chat/completions', chatInit(a.key));
+      const requestId = res.headers.get('x-request-id');
+      const { usage } = (await res.json()) as { usage: Record<string, number> };
+      await chat(a.key);
+      await chat(b.key);
+
+      const own = await body(await gw.fetch('/v1/usage/records', { key: a.key }));
+      expect(zUsageRecordList.safeParse(own).success).toBe(true);
+      const records = own.data as Json[];
+      expect(records).toHaveLength(2);
+      expect(records.every((r) => r.key_id === a.id)).toBe(true);
+      expect((records[0]?.id as number) > (records[1]?.id as number)).toBe(true);
+      const ledger = await body(await admin(`/v1/keys/${a.id}`));
+      expect(records.reduce((n, r) => n + (r.units as number), 0)).toBe(ledger.used);
+
+      const found = await body(await admin(`/v1/usage/records?request_id=${requestId}&kind=text`));
+      expect(found.data).toEqual([
+        expect.objectContaining({
+          key_id: a.id,
+          model: 'gpt-4o-mini',
+          input_tokens: usage.prompt_tokens,
+          output_tokens: usage.completion_tokens,
+          request_id: requestId,
+          task_id: null,
+        }),
+      ]);
+
+      const first = await body(await admin(`/v1/usage/records?key_id=${a.id}&limit=1`));
+      expect(first.has_more).toBe(true);
+      const next = await body(
+        await admin(`/v1/usage/records?key_id=${a.id}&limit=1&after=${first.next_cursor}`),
+      );
+      expect((next.data as Json[])[0]?.id).toBe(records[1]?.id);
+      expect(next.has_more).toBe(false);
+      await expectError(
+        await gw.fetch(`/v1/usage/records?key_id=${b.id}`, { key: a.key }),
+        403,
+        'admin_key_required',
+      );
+      await expectError(await admin('/v1/usage/records?kind=image'), 400, 'invalid_value', 'kind');
+      await expectError(await admin('/v1/usage/records?after=x'), 400, 'invalid_cursor', 'after');
+    });
+
     it('keeps a normal key to its own usage and refuses bad ranges in the documented shape', async () => {
       const a = await gw.createKey({ quota: 1_000 });
       const b = await gw.createKey({ quota: 1_000 });
