@@ -266,8 +266,10 @@ describe('streamChatCompletion', () => {
   });
 
   it('timeoutMs bounds the wait for the first byte only', async () => {
+    // 500 ms, not less: on a loaded CI machine a local server's headers can take tens of ms.
+    const timeoutMs = 500;
     server.handle(() => {});
-    const error = await streamChatCompletion(client({ timeoutMs: 50, maxRetries: 0 }), body)
+    const error = await streamChatCompletion(client({ timeoutMs, maxRetries: 0 }), body)
       .text()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
@@ -275,11 +277,11 @@ describe('streamChatCompletion', () => {
     // Headers at once, then a body slower than the timeout: no timeout.
     server.handle(async (_req, res) => {
       sseHead(res);
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      await new Promise((resolve) => setTimeout(resolve, 2 * timeoutMs));
       await writeAwkwardly(res, happyStream);
       res.end();
     });
-    expect(await streamChatCompletion(client({ timeoutMs: 50, maxRetries: 0 }), body).text()).toBe(
+    expect(await streamChatCompletion(client({ timeoutMs, maxRetries: 0 }), body).text()).toBe(
       'Héllo, wörld 👋',
     );
   });
