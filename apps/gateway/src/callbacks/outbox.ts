@@ -68,7 +68,9 @@ export async function enqueueCallback(
   const id = newDeliveryId();
   const event: CallbackEvent = {
     type: eventType,
-    timestamp: Math.floor(nowMs / 1000),
+    // When the task became final, as the task itself says: a second read of the clock here can
+    // fall on the next second.
+    timestamp: input.task.completed_at ?? Math.floor(nowMs / 1000),
     data: input.task,
   };
   const payload = JSON.stringify(event);
