@@ -3,7 +3,7 @@
  * `seq` next to their `id` and `key_id`. The cursor is the last id of the previous page; an id that
  * is not in the key's list is a 400 `invalid_cursor` naming `after`.
  */
-import type { Generated, Kysely, SelectQueryBuilder } from 'kysely';
+import { type Generated, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { badRequest } from '../http/errors.js';
 import type { DB } from './schema.js';
 
@@ -78,7 +78,47 @@ export async function cursorPage<TB extends PagedTable, O extends { id: string }
     .orderBy(ref('seq'), 'desc')
     .limit(options.limit + 1)
     .execute();
-  const page = rows.slice(0, options.limit);
-  const hasMore = rows.length > options.limit;
-  return { rows: page, hasMore, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null };
+  return pageOf(rows, options.limit);
+}
+
+/** The tables paged by their own increasing numeric id (no `seq`): keys and usage rows. */
+export type IdPagedTable = 'api_keys' | 'usage';
+
+/**
+ * One page of `query` ordered by the table's numeric id, newest first. The cursor is the last id
+ * shown; one that is not such an id is a 400 `invalid_cursor` naming `after`. Filters, the key's
+ * included, are the caller's.
+ *
+ * @example
+ * const page = await idPage(db.selectFrom('api_keys').selectAll(), { limit: 20, after: '42' });
+ */
+export async function idPage<TB extends IdPagedTable, O extends { id: number | string }>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  options: { limit: number; after?: string },
+): Promise<CursorPage<O>> {
+  // As in cursorPage: the IdPagedTable bound is what guarantees the column, named as raw SQL.
+  const idRef = sql.ref<number>('id');
+  let paged = query;
+  if (options.after !== undefined) paged = paged.where(idRef, '<', cursorId(options.after));
+  const rows = await paged
+    .orderBy(idRef, 'desc')
+    .limit(options.limit + 1)
+    .execute();
+  return pageOf(rows, options.limit);
+}
+
+/** The id an `after` cursor names; a 400 for anything an id-paged list never hands out. */
+function cursorId(after: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(after)) {
+    throw badRequest('after is not a cursor from this list.', 'after', 'invalid_cursor');
+  }
+  return Number(after);
+}
+
+/** The first `limit` rows of `rows` (asked for one more), whether more follow, and the next cursor. */
+function pageOf<O extends { id: number | string }>(rows: O[], limit: number): CursorPage<O> {
+  const page = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const last = page.at(-1);
+  return { rows: page, hasMore, nextCursor: hasMore && last ? String(last.id) : null };
 }

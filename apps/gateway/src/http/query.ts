@@ -1,8 +1,8 @@
 /**
- * Query strings (and path parameters) held to the spec like bodies are: a parameter the operation does not document is
- * a 400 naming it, so a misspelt filter (`?stauts=failed`) is an error instead of an unfiltered
- * list. The documented names and their types come from the generated zod schema of the
- * operation's query.
+ * Query strings (and path parameters) held to the spec like bodies are: a parameter the operation
+ * does not document is a 400 naming it, so a misspelt filter (`?stauts=failed`) is an error
+ * instead of an unfiltered list. The documented names and their types come from the generated
+ * zod schema of the operation's query.
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -38,12 +38,7 @@ export function refuseUnknownQuery(c: Context, schema: z.ZodObject): void {
 export function validateQuery<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
   refuseUnknownQuery(c, schema);
   const params = new URL(c.req.url).searchParams;
-  const raw: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(schema.shape)) {
-    const text = params.get(name);
-    if (text !== null) raw[name] = fromQueryText(text, field);
-  }
-  return validateBody(schema, raw);
+  return validateParams(schema, (name) => params.get(name) ?? undefined);
 }
 
 /**
@@ -54,9 +49,17 @@ export function validateQuery<S extends z.ZodObject>(c: Context, schema: S): z.o
  * const { key_id } = validatePath(c, zGetKeyPath);
  */
 export function validatePath<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
+  return validateParams(schema, (name) => c.req.param(name));
+}
+
+/** Each parameter the schema names, read by `textOf` as the schema types it, then validated. */
+function validateParams<S extends z.ZodObject>(
+  schema: S,
+  textOf: (name: string) => string | undefined,
+): z.output<S> {
   const raw: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema.shape)) {
-    const text = c.req.param(name);
+    const text = textOf(name);
     if (text !== undefined) raw[name] = fromQueryText(text, field);
   }
   return validateBody(schema, raw);

@@ -1,11 +1,11 @@
 /**
  * Keys as an administrator sees them (`GET /v1/keys`, `GET /v1/keys/{key_id}`): never the secret,
- * always the state, quota and spend. Pages go newest first by id; the cursor is the last id shown.
+ * always the state, quota and spend. Pages go newest first by id (db/cursor-page.ts).
  */
 import type { ApiKey, ApiKeyList, ApiKeyStatus } from '@modelgate/core';
 import type { Kysely } from 'kysely';
+import { idPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
 import { type KeyRecord, rowToRecord } from './keys.js';
 
 /** Where a key stands at `now` (Unix seconds). */
@@ -45,14 +45,6 @@ export interface KeyListQuery {
   status?: ApiKeyStatus;
 }
 
-/** The id a cursor names; a 400 for anything this list never hands out. */
-function cursorId(after: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(after)) {
-    throw badRequest('after is not a cursor from this list.', 'after', 'invalid_cursor');
-  }
-  return Number(after);
-}
-
 /**
  * One page of keys, newest first.
  * @example
@@ -64,7 +56,6 @@ export async function listKeys(
   now: number,
 ): Promise<ApiKeyList> {
   let select = db.selectFrom('api_keys').selectAll();
-  if (query.after !== undefined) select = select.where('id', '<', cursorId(query.after));
   if (query.status === 'revoked') select = select.where('revoked_at', 'is not', null);
   if (query.status === 'expired') {
     select = select.where('revoked_at', 'is', null).where('expires_at', '<=', now);
@@ -74,16 +65,11 @@ export async function listKeys(
       .where('revoked_at', 'is', null)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
   }
-  const rows = await select
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1)
-    .execute();
-  const page = rows.slice(0, query.limit).map((row) => toApiKey(rowToRecord(row), now));
-  const hasMore = rows.length > query.limit;
+  const page = await idPage(select, query);
   return {
     object: 'list',
-    data: page,
-    has_more: hasMore,
-    next_cursor: hasMore ? String(page[page.length - 1]?.id) : null,
+    data: page.rows.map((row) => toApiKey(rowToRecord(row), now)),
+    has_more: page.hasMore,
+    next_cursor: page.nextCursor,
   };
 }

@@ -1,13 +1,14 @@
 /**
  * The charges behind the usage report (`GET /v1/usage/records`): the ledger's usage rows, newest
- * first, paged by id. The cursor is the last id shown.
+ * first, paged by id (db/cursor-page.ts).
  */
 import type { UsageKind, UsageRecord, UsageRecordList } from '@modelgate/core';
 import type { Kysely, Selectable } from 'kysely';
 import { unitsToCredits } from '../billing/billing.js';
 import type { UsageTable } from '../db/account-tables.js';
+import { idPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
-import { badRequest, internalError } from '../http/errors.js';
+import { internalError } from '../http/errors.js';
 
 export interface UsageRecordQuery {
   limit: number;
@@ -30,32 +31,19 @@ export async function listUsageRecords(
   query: UsageRecordQuery,
 ): Promise<UsageRecordList> {
   let select = db.selectFrom('usage').selectAll();
-  if (query.after !== undefined) select = select.where('id', '<', cursorId(query.after));
   if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
   if (query.model !== undefined) select = select.where('model', '=', query.model);
   if (query.kind !== undefined) select = select.where('kind', '=', query.kind);
   if (query.requestId !== undefined) select = select.where('request_id', '=', query.requestId);
   if (query.startTime !== undefined) select = select.where('created_at', '>=', query.startTime);
   if (query.endTime !== undefined) select = select.where('created_at', '<', query.endTime);
-  const rows = await select
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1)
-    .execute();
-  const data = rows.slice(0, query.limit).map(toRecord);
-  const hasMore = rows.length > query.limit;
+  const page = await idPage(select, query);
   return {
     object: 'list',
-    data,
-    has_more: hasMore,
-    next_cursor: hasMore ? String(data[data.length - 1]?.id) : null,
+    data: page.rows.map(toRecord),
+    has_more: page.hasMore,
+    next_cursor: page.nextCursor,
   };
-}
-
-function cursorId(after: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(after)) {
-    throw badRequest('after is not a cursor from this list.', 'after', 'invalid_cursor');
-  }
-  return Number(after);
 }
 
 /** Every kind the gateway writes is one the API names; another would be a bug, not a figure to guess. */

@@ -1,9 +1,9 @@
 /**
- * Key administration (administrator keys only): list, inspect, revoke. Keys are created by
+ * Key administration (administrator keys only): list, inspect, change, revoke. Keys are created by
  * `POST /v1/token` (account.ts). What an administrator sees of a key is keys/admin.ts.
  */
 import { zGetKeyPath, zListKeysQuery, zUpdateKeyRequest } from '@modelgate/core/zod';
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { listKeys, toApiKey } from '../../keys/admin.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
@@ -23,7 +23,10 @@ export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
     return c.json(await listKeys(services.db, query, nowSeconds()));
   });
 
-  app.get('/v1/keys/:key_id', requireAdmin(), async (c) => c.json(await exactKey(c, services)));
+  app.get('/v1/keys/:key_id', requireAdmin(), async (c) => {
+    const { key_id: id } = validatePath(c, zGetKeyPath);
+    return c.json(await exactKey(services, id));
+  });
 
   app.patch('/v1/keys/:key_id', requireAdmin(), async (c) => {
     const { key_id: id } = validatePath(c, zGetKeyPath);
@@ -39,10 +42,12 @@ export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
       tpm: body.tpm,
       expiresAt: body.expires_at,
     };
-    const nothing = Object.values(change).every((value) => value === undefined);
-    if (!nothing && !(await services.keys.update(id, change)))
-      await refuseUpdate(services, id, body.quota);
-    return c.json(await exactKey(c, services));
+    if (Object.values(change).every((value) => value === undefined)) {
+      return c.json(await exactKey(services, id));
+    }
+    const updated = await services.keys.update(id, change);
+    if (!updated) return refuseUpdate(services, id, body.quota);
+    return c.json(toApiKey(updated, nowSeconds()));
   });
 
   app.post('/v1/keys/:key_id/revoke', requireAdmin(), async (c) => {
@@ -55,7 +60,7 @@ export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
       );
     }
     await services.keys.revoke(id);
-    return c.json(await exactKey(c, services));
+    return c.json(await exactKey(services, id));
   });
 }
 
@@ -75,9 +80,8 @@ async function refuseUpdate(
   );
 }
 
-/** The key named in the path, its spend exact for this instance; 404 when there is none. */
-async function exactKey(c: Context<AppEnv>, services: Services) {
-  const { key_id: id } = validatePath(c, zGetKeyPath);
+/** The key, its spend exact as far as this instance goes; 404 when there is none. */
+async function exactKey(services: Services, id: number) {
   await services.billing.returnIdleLease(id);
   const record = await services.keys.get(id);
   if (!record) throw notFound(`No key ${id}.`, 'key_not_found', 'key_id');
