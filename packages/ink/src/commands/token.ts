@@ -1,6 +1,7 @@
 // `modelgate token create`: a new API key, made with the admin key.
 import type { ModelgateClient } from '@modelgate/core';
 import { formatCredits } from '../format.js';
+import { unitsToCredits } from '../numbers.js';
 import { type CommandIO, ExitCode, reportFailure } from './io.js';
 
 export interface TokenCommandInput {
@@ -37,7 +38,7 @@ export async function runTokenCreateCommand(
     }
     io.stdout.write(`${token.key}\n`);
     io.stderr.write(
-      `created key ${token.id} "${token.name}" with ${formatCredits(token.quota / 1_000_000)} credits (the key is shown only once)\n`,
+      `created key ${token.id} "${token.name}" with ${formatCredits(unitsToCredits(token.quota))} credits (the key is shown only once)\n`,
     );
     return ExitCode.ok;
   } catch (error) {
