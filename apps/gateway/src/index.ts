@@ -12,6 +12,7 @@ import { createDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { createApp } from './http/app.js';
 import type { RouteGroup } from './http/routes/index.js';
+import { createTextEdge } from './http/text-edge/index.js';
 import { ensureBootstrapAdmin } from './keys/keys.js';
 import { type Listener, listen } from './listen.js';
 import { createLogger, type Logger } from './observability/logger.js';
@@ -140,6 +141,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
       config.port,
       config.host,
       config,
+      createTextEdge(services),
     );
     listeners.push(apiListener);
     // Only once both ports are ours: a start that fails on a busy port generates no admin key.

@@ -1,10 +1,10 @@
 /** Start a Node HTTP listener for a fetch handler and learn its real address (port 0 → chosen port). */
 
-import { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { answerClientError } from './http/client-error.js';
-import { type NodeBindings, sendThroughNode } from './http/node-adapter.js';
+import type { NodeBindings } from './http/node-adapter.js';
+import type { FrontHandler } from './http/text-edge/index.js';
 
 export interface Listener {
   server: Server;
@@ -39,59 +39,63 @@ function timeoutOptions({ headersTimeoutMs, requestTimeoutMs }: RequestTimeouts)
 }
 
 /**
+ * @param fetch the Hono app (through @hono/node-server). `env` is the adapter's
+ *   `{ incoming, outgoing }`: passed on to Hono (`c.env`) so middleware can read the Node request
+ *   without building a web Request.
+ * @param front tried first for each request (the text edge); what it declines goes to `fetch`.
  * @example
- * const api = await listen((req) => app.fetch(req), 0, '127.0.0.1', {
+ * const api = await listen((req, env) => app.fetch(req, env), 0, '127.0.0.1', {
  *   headersTimeoutMs: 15_000,
  *   requestTimeoutMs: 120_000,
- * });
+ * }, createTextEdge(services));
  */
 export function listen(
-  // `env` is @hono/node-server's `{ incoming, outgoing }`: pass it on to Hono (`c.env`) so
-  // middleware can read the Node request without building a web Request.
   fetch: (req: Request, env: NodeBindings) => Response | Promise<Response>,
   port: number,
   host: string,
   timeouts: RequestTimeouts,
+  front?: FrontHandler,
 ): Promise<Listener> {
-  // Streamed answers are written to the Node response here, after every middleware has had its
-  // say on status and headers.
-  const handler = (req: Request, env: NodeBindings): Response | Promise<Response> => {
-    const res = fetch(req, env);
-    return res instanceof Promise
-      ? res.then((r) => sendThroughNode(r, env))
-      : sendThroughNode(res, env);
-  };
+  const viaFetch = getRequestListener(fetch, { hostname: host });
+  const server = createServer(
+    timeoutOptions(timeouts),
+    front
+      ? (req, res) => {
+          if (!front(req, res)) void viaFetch(req, res);
+        }
+      : viaFetch,
+  );
+  server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
-    const serverOptions = timeoutOptions(timeouts);
-    const server = serve(
-      { fetch: handler, port, hostname: host, serverOptions },
-      (info: AddressInfo) => {
-        // serve() makes an HTTP/1.1 server unless told to create an HTTP/2 one.
-        if (!(server instanceof Server)) throw new Error('listen: expected an HTTP/1.1 server');
-        resolve({
-          server,
-          port: info.port,
-          close: (deadlineMs = 30_000) =>
-            new Promise<void>((done) => {
-              const s = server;
-              if (!s.listening) return done();
-              const timer = setTimeout(() => s.closeAllConnections(), deadlineMs);
-              // Keep-alive sockets become idle as their last response ends; close them as they do,
-              // or close() would wait for their keep-alive timeout.
-              const sweep = setInterval(() => s.closeIdleConnections(), 50);
-              timer.unref();
-              sweep.unref();
-              s.close(() => {
-                clearTimeout(timer);
-                clearInterval(sweep);
-                done();
-              });
-              s.closeIdleConnections();
-            }),
-        });
-      },
-    );
     server.once('error', reject);
-    server.on('clientError', answerClientError);
+    server.listen(port, host, () => {
+      const address = server.address();
+      // A TCP listener's address is an AddressInfo (a string is a pipe's, null before listening).
+      if (address === null || typeof address === 'string') throw new Error('listen: not on TCP');
+      resolve({
+        server,
+        port: address.port,
+        close: (deadlineMs) => closeServer(server, deadlineMs),
+      });
+    });
+  });
+}
+
+/** Stops accepting; ends idle keep-alive connections as they become idle, and cuts the rest at the deadline. */
+function closeServer(server: Server, deadlineMs = 30_000): Promise<void> {
+  return new Promise<void>((done) => {
+    if (!server.listening) return done();
+    const timer = setTimeout(() => server.closeAllConnections(), deadlineMs);
+    // Keep-alive sockets become idle as their last response ends; close them as they do, or
+    // close() would wait for their keep-alive timeout.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    timer.unref();
+    sweep.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      clearInterval(sweep);
+      done();
+    });
+    server.closeIdleConnections();
   });
 }

@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isTransientDbError } from '../billing/transient.js';
+import type { Logger } from '../observability/logger.js';
 
 export type ErrorType =
   | 'invalid_request_error'
@@ -142,6 +143,34 @@ export function toApiError(err: unknown, requestId?: string): ApiError {
   return internalError(
     `Internal error${requestId ? ` (request id ${requestId})` : ''}. It has been logged.`,
   );
+}
+
+/**
+ * What a request that threw answers: {@link toApiError}, with a log line for what an operator
+ * should see (a 5xx, a database that is unreachable, a bug).
+ * @example return renderError(c, answerableError(err, log, { requestId, path }));
+ */
+export function answerableError(
+  err: unknown,
+  log: Logger,
+  request: { requestId: string | undefined; path: string },
+): ApiError {
+  const { requestId, path } = request;
+  const apiErr = toApiError(err, requestId);
+  if (apiErr.status >= 500 && apiErr === err) {
+    log.warn('request failed', {
+      request_id: requestId,
+      status: apiErr.status,
+      code: apiErr.code,
+      error: apiErr.message,
+    });
+  } else if (apiErr.code === 'temporarily_unavailable') {
+    // Expected while the database restarts: one line per request, no stack.
+    log.warn('database unreachable', { request_id: requestId, path });
+  } else if (apiErr !== err && apiErr.status >= 500) {
+    log.error('unhandled error', { request_id: requestId, path, err });
+  }
+  return apiErr;
 }
 
 /** The JSON body for an error on `path`. */

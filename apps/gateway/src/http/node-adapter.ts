@@ -1,20 +1,17 @@
 /**
- * Everything that knows the gateway runs under @hono/node-server, in one place: the Node request
- * behind `c.env.incoming`, a body that has already arrived, and streamed answers written straight
- * into Node's response. Other modules call these functions and stay adapter-free.
+ * What knows the gateway runs on Node's HTTP server, in one place: the Node request behind Hono's
+ * `c.env.incoming` (@hono/node-server), a body that has already arrived, and the StreamSink over
+ * Node's response that streamed answers are written into. Other modules call these functions.
  *
- * Why streams bypass the adapter's web streams: a held stream through `new Response(stream)` costs
- * a web stream, its reader and a promise per chunk in the adapter's writer. What it saves: about
- * half the heap per held stream (≈ 46 → 25 KiB), which is what 1,000 held streams are made of.
+ * Why streams are written into Node's response and not through a web `Response(stream)`: that
+ * costs a web stream, its reader and a promise per chunk. What it saves: about half the heap per
+ * held stream (≈ 46 → 25 KiB), which is what 1,000 held streams are made of.
  */
-import { type IncomingMessage, ServerResponse } from 'node:http';
-import { PassThrough, Readable, type Writable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import type { Writable } from 'node:stream';
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
-// Evaluated when this module loads, before serve() swaps in the adapter's own Response class: a
-// plain Response carrying the adapter's "already sent" marker header.
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { Context, MiddlewareHandler } from 'hono';
-import { type StreamSink, streamWriterOf } from './stream-sink.js';
+import type { Context } from 'hono';
+import type { StreamSink } from './stream-sink.js';
 
 /**
  * `rawBody` is the adapter's own hook: a Buffer there is used as the body by every read
@@ -56,21 +53,30 @@ function isNodeRequest(value: unknown): value is NodeIncoming {
 export function takeArrivedBody(c: Context): void {
   const incoming = nodeIncoming(c);
   if (!incoming || incoming.rawBody !== undefined) return;
-  if (incoming.readableDidRead || incoming.readableFlowing) return;
-  const length = incoming.headers['content-length'];
-  if (length === undefined || incoming.headers['transfer-encoding'] !== undefined) return;
-  const size = Number.parseInt(length, 10);
-  if (!(size > 0) || incoming.readableLength !== size) return;
-  const body: Buffer | null = incoming.read();
-  if (!body) return;
-  incoming.rawBody = body;
-  // Flowing from here, so the end of the message still emits 'end' and 'close' as after a read.
-  incoming.resume();
+  const body = arrivedBody(incoming);
+  if (body) incoming.rawBody = body;
 }
 
 /**
- * The one StreamSink: a Node writable (the response socket's stream under the listener, a
- * PassThrough under `app.request()`). Text is written as utf-8 strings: no encoder copy.
+ * The body of a Node request when all of it has arrived and nothing has read it yet, taken from
+ * the stream's buffer synchronously (see {@link takeArrivedBody}); null otherwise.
+ */
+export function arrivedBody(incoming: IncomingMessage): Buffer | null {
+  if (incoming.readableDidRead || incoming.readableFlowing) return null;
+  const length = incoming.headers['content-length'];
+  if (length === undefined || incoming.headers['transfer-encoding'] !== undefined) return null;
+  const size = Number.parseInt(length, 10);
+  if (!(size > 0) || incoming.readableLength !== size) return null;
+  const body: Buffer | null = incoming.read();
+  if (!body) return null;
+  // Flowing from here, so the end of the message still emits 'end' and 'close' as after a read.
+  incoming.resume();
+  return body;
+}
+
+/**
+ * The one StreamSink: a Node writable (the response under the listener, a PassThrough in tests).
+ * Text is written as utf-8 strings: no encoder copy.
  */
 export class NodeStreamSink implements StreamSink {
   constructor(private readonly out: Writable) {}
@@ -99,42 +105,4 @@ export class NodeStreamSink implements StreamSink {
   destroy(): void {
     this.out.destroy();
   }
-}
-
-/**
- * What the listener hands back to the adapter for a Response: an ordinary one as it is; for a
- * streamed one, the head (as middleware left it) and the body are written to Node's response
- * here, and the adapter is told it has been sent.
- */
-export function sendThroughNode(res: Response, env: NodeBindings): Response {
-  const write = streamWriterOf(res);
-  const outgoing = env.outgoing;
-  if (!write || !(outgoing instanceof ServerResponse)) return res;
-  const headers: Record<string, string> = {};
-  res.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  outgoing.writeHead(res.status, headers);
-  // Headers go out now: a stream's first event may take a while and clients wait on the status.
-  outgoing.flushHeaders();
-  write(new NodeStreamSink(outgoing));
-  return RESPONSE_ALREADY_SENT;
-}
-
-/**
- * Outermost middleware: outside a Node listener (`app.request()` when embedding), a streamed
- * Response becomes an ordinary one whose web body the same sink fills.
- */
-export function webStreamFallback(): MiddlewareHandler<{ Bindings: Partial<HttpBindings> }> {
-  return async (c, next) => {
-    await next();
-    const write = streamWriterOf(c.res);
-    if (!write || c.env?.outgoing) return;
-    const body = new PassThrough();
-    write(new NodeStreamSink(body));
-    const headers = new Headers(c.res.headers);
-    const status = c.res.status;
-    c.res = undefined;
-    c.res = new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status, headers });
-  };
 }

@@ -159,9 +159,19 @@ export interface ReadJsonOptions {
  * const opts = await readJsonBody(c, { optional: true });  // undefined when no body was sent
  */
 export async function readJsonBody(c: Context, options: ReadJsonOptions = {}): Promise<unknown> {
-  const contentType = c.req.header('content-type');
   takeArrivedBody(c);
-  const text = await c.req.text();
+  return parseJsonBody(await c.req.text(), c.req.header('content-type'), options);
+}
+
+/**
+ * A request body's text as JSON, with the checks and errors of {@link readJsonBody}.
+ * @example const body = parseJsonBody('{"model":"gpt-4o-mini"}', 'application/json');
+ */
+export function parseJsonBody(
+  text: string,
+  contentType: string | undefined,
+  options: ReadJsonOptions = {},
+): unknown {
   if (text.trim() === '') {
     if (options.optional) return undefined;
     throw badRequest('The request body is empty; expected JSON.', null, 'invalid_json');

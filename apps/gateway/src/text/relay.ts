@@ -7,12 +7,13 @@
  */
 
 import { SseParser } from '@modelgate/core/sse';
-import { type StreamSink, streamResponse } from '../http/stream-sink.js';
+import type { StreamSink } from '../http/stream-sink.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
 import { classifyNetworkError } from '../providers/text/http.js';
 import type { Router } from '../routing/router.js';
 import type { SseEvent } from '../translate/sse.js';
+import type { TextAnswer } from './answer.js';
 import type { Charge } from './charge.js';
 import { OVERHEAD_HEADER, type OverheadClock } from './overhead.js';
 import type { StreamPipe } from './plan.js';
@@ -47,7 +48,7 @@ export function relayStream(
     clock: OverheadClock;
   },
   deps: RelayDeps,
-): Response {
+): TextAnswer {
   const pipe = stream.plan.stream(ctx.charge.estimatedInput);
   const relay = new StreamRelay(stream, pipe, ctx.request, ctx.charge, ctx.abort, deps);
   const headers = {
@@ -56,7 +57,7 @@ export function relayStream(
     ...ctx.charge.tokens.headers,
     ...droppedHeader(stream.plan),
   };
-  return streamResponse(200, headers, (sink) => relay.run(sink));
+  return { kind: 'stream', headers, write: (sink) => relay.run(sink) };
 }
 
 class StreamRelay {

@@ -4,6 +4,7 @@
  * the formats match, else the translated body.
  */
 import { DROPPED_PARAMS_HEADER } from '../translate/dropped.js';
+import type { TextAnswer } from './answer.js';
 import type { Charge } from './charge.js';
 import { OVERHEAD_HEADER, type OverheadClock } from './overhead.js';
 import type { UpstreamPlan } from './plan.js';
@@ -18,24 +19,22 @@ export async function respondJson(
   answer: UpstreamJson,
   charge: Charge,
   clock: OverheadClock,
-): Promise<Response> {
+): Promise<TextAnswer> {
   const { body, usage } = answer.plan.respond(answer.json);
   const input = usage?.inputTokens ?? charge.estimatedInput;
   const output = usage?.outputTokens ?? (await countTokens(responseText(body)));
   charge.settle(input, output);
-  const bytes = answer.plan.passthrough ? answer.raw : Buffer.from(JSON.stringify(body));
-  // A view, not a copy: the bytes are written to the socket as they are. (A Buffer's memory is
-  // never a SharedArrayBuffer, which its type allows.)
-  const view = new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
-  return new Response(view, {
-    status: 200,
+  return {
+    kind: 'json',
     headers: {
       'content-type': 'application/json',
       [OVERHEAD_HEADER]: clock.header(),
       ...charge.tokens.headers,
       ...droppedHeader(answer.plan),
     },
-  });
+    // The upstream's own bytes when the formats match: written to the socket as they came.
+    body: answer.plan.passthrough ? answer.raw : Buffer.from(JSON.stringify(body)),
+  };
 }
 
 /** `x-modelgate-dropped-params` when the translation left fields behind, else nothing. */

@@ -17,6 +17,7 @@ import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
 import { Router } from '../routing/router.js';
 import { admit } from './admit.js';
+import type { TextAnswer } from './answer.js';
 import { Settlements } from './charge.js';
 import { clientFailure } from './failure.js';
 import { OVERHEAD_HEADER, OverheadClock } from './overhead.js';
@@ -27,6 +28,7 @@ import { resolveModel } from './resolve.js';
 import { respondJson } from './respond.js';
 import { callUpstream, type UpstreamJson, type UpstreamStream } from './upstream.js';
 
+export type { TextAnswer } from './answer.js';
 export { OVERHEAD_HEADER } from './overhead.js';
 export type { ClientFormat, TextRequest } from './request.js';
 
@@ -63,7 +65,7 @@ export interface TextService {
    * @example
    * const res = await text.generate({ format: 'chat', body: { model: 'gpt-4o-mini', messages } }, { key, requestId, startedAt });
    */
-  generate(request: TextRequest, ctx: TextRequestContext): Promise<Response>;
+  generate(request: TextRequest, ctx: TextRequestContext): Promise<TextAnswer>;
   /** Text models for GET /v1/models. */
   listModels(): ModelListEntry[];
   /** The text models a key restricted to `allowed` sees: the listed ones among its ids. */
@@ -82,7 +84,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
   const metrics = deps.stdMetrics;
   const admitDeps = { ...deps, settlements };
 
-  async function generate(request: TextRequest, ctx: TextRequestContext): Promise<Response> {
+  async function generate(request: TextRequest, ctx: TextRequestContext): Promise<TextAnswer> {
     const model = await resolveModel(catalog, request, ctx.key);
     const charge = await admit(request, model, ctx, admitDeps);
     const clock = new OverheadClock(ctx.startedAt);

@@ -13,17 +13,25 @@ function bearer(header: string | undefined): string | null {
   return m ? m[1]! : null;
 }
 
+/**
+ * The API key a request presents; 401 when it presents none.
+ * @example const secret = presentedKey(path, (name) => headers[name]);
+ */
+export function presentedKey(path: string, header: (name: string) => string | undefined): string {
+  let secret = bearer(header('authorization'));
+  if (!secret && path.startsWith('/v1/messages')) secret = header('x-api-key') ?? null;
+  if (!secret) {
+    throw unauthorized(
+      'Missing API key: send it as "Authorization: Bearer <key>".',
+      'invalid_api_key',
+    );
+  }
+  return secret;
+}
+
 export function authenticate(keys: KeyService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    let secret = bearer(c.req.header('authorization'));
-    if (!secret && c.req.path.startsWith('/v1/messages'))
-      secret = c.req.header('x-api-key') ?? null;
-    if (!secret) {
-      throw unauthorized(
-        'Missing API key: send it as "Authorization: Bearer <key>".',
-        'invalid_api_key',
-      );
-    }
+    const secret = presentedKey(c.req.path, (name) => c.req.header(name));
     c.set('key', await keys.authenticate(secret));
     await next();
   };

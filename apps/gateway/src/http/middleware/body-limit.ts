@@ -8,14 +8,51 @@
  * of the socket, which every later body read then goes through (≈ a tenth of the CPU per text
  * request, PERFORMANCE.md). Left alone, `c.req.text()` reads the Node stream directly.
  */
+import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../env.js';
 import { tooLarge } from '../errors.js';
-import { type NodeIncoming, nodeIncoming } from '../node-adapter.js';
+import { arrivedBody, nodeIncoming } from '../node-adapter.js';
+
+const tooLargeError = (maxBytes: number) =>
+  tooLarge(`The request body exceeds ${maxBytes} bytes.`, 'body_too_large');
+
+/**
+ * The Content-Length of a request that has one (Node's parser then delivers exactly that many
+ * bytes, so it bounds the body); null for a chunked body.
+ */
+function declaredLength(incoming: IncomingMessage): number | null {
+  const length = incoming.headers['content-length'];
+  if (length === undefined || incoming.headers['transfer-encoding'] !== undefined) return null;
+  return Number.parseInt(length, 10);
+}
+
+/**
+ * 413 for a request whose declared length is over the limit, before anything is read.
+ * @example refuseDeclaredOverLimit(req, 1_048_576);
+ */
+export function refuseDeclaredOverLimit(incoming: IncomingMessage, maxBytes: number): void {
+  const declared = declaredLength(incoming);
+  if (declared !== null && declared > maxBytes) throw tooLargeError(maxBytes);
+}
+
+/**
+ * The whole body of a Node request, or 413 once it crosses `maxBytes` (a declared length is
+ * refused before reading). A body that has already arrived is taken without waiting.
+ * @example const body = await readBodyWithin(req, 1_048_576);
+ */
+export async function readBodyWithin(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  refuseDeclaredOverLimit(incoming, maxBytes);
+  const arrived = arrivedBody(incoming);
+  if (arrived) return arrived;
+  const body = await readWithin(incoming, maxBytes);
+  if (body === 'too_large') throw tooLargeError(maxBytes);
+  return body;
+}
 
 /** Reads a body of unknown length, giving up (and leaving the rest unread) once it crosses maxBytes. */
-function readWithin(incoming: NodeIncoming, maxBytes: number): Promise<Buffer | 'too_large'> {
+function readWithin(incoming: IncomingMessage, maxBytes: number): Promise<Buffer | 'too_large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -56,13 +93,11 @@ function readWithin(incoming: NodeIncoming, maxBytes: number): Promise<Buffer | 
 }
 
 export function jsonBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
-  const tooLargeError = () =>
-    tooLarge(`The request body exceeds ${maxBytes} bytes.`, 'body_too_large');
   // Other runtimes (and app.request() in tests): Hono's middleware, which works on the web Request.
   const webLimit = bodyLimit({
     maxSize: maxBytes,
     onError: () => {
-      throw tooLargeError();
+      throw tooLargeError(maxBytes);
     },
   });
   return async (c, next) => {
@@ -72,18 +107,15 @@ export function jsonBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
     if (!incoming) return webLimit(c, next);
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();
-    const length = incoming.headers['content-length'];
-    if (length !== undefined && incoming.headers['transfer-encoding'] === undefined) {
-      // Node's parser delivers exactly Content-Length bytes, so the header bounds the body.
-      const size = Number.parseInt(length, 10);
-      if (size > maxBytes) throw tooLargeError();
+    if (declaredLength(incoming) !== null) {
+      refuseDeclaredOverLimit(incoming, maxBytes);
       return next();
     }
     if (incoming.rawBody instanceof Buffer || incoming.readableEnded) return next();
     // Chunked: read it now, within the limit (as Hono's middleware does), and hand the bytes to
     // the adapter so the route's read is served from memory.
     const body = await readWithin(incoming, maxBytes);
-    if (body === 'too_large') throw tooLargeError();
+    if (body === 'too_large') throw tooLargeError(maxBytes);
     incoming.rawBody = body;
     return next();
   };

@@ -9,10 +9,24 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
-import { nodeIncoming } from '../node-adapter.js';
+import { type NodeIncoming, nodeIncoming } from '../node-adapter.js';
 
 /** Unread bodies up to this size are drained rather than cut. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * For a request refused before its body was read: drains a small body of known length (and
+ * answers true) or answers false, meaning the answer must close the connection.
+ * @example if (!drainUnreadBody(req)) headers.connection = 'close';
+ */
+export function drainUnreadBody(incoming: NodeIncoming): boolean {
+  if (incoming.complete || incoming.rawBody !== undefined) return true;
+  const chunked = incoming.headers['transfer-encoding'] !== undefined;
+  const length = Number(incoming.headers['content-length'] ?? 0);
+  if (chunked || length > DRAIN_LIMIT_BYTES) return false;
+  incoming.resume();
+  return true;
+}
 
 /**
  * @example
@@ -23,13 +37,6 @@ export function closeIfBodyUnread(): MiddlewareHandler<AppEnv> {
     await next();
     if (c.res.status < 400) return;
     const incoming = nodeIncoming(c);
-    if (!incoming || incoming.complete || incoming.rawBody !== undefined) return;
-    const chunked = incoming.headers['transfer-encoding'] !== undefined;
-    const length = Number(incoming.headers['content-length'] ?? 0);
-    if (!chunked && length <= DRAIN_LIMIT_BYTES) {
-      incoming.resume();
-      return;
-    }
-    c.res.headers.set('connection', 'close');
+    if (incoming && !drainUnreadBody(incoming)) c.res.headers.set('connection', 'close');
   };
 }

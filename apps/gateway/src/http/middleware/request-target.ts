@@ -27,7 +27,16 @@ export function nulHolder(url: string, routes: RouteTable): string | null {
   const segments = pathname.split('/').filter((s) => s !== '');
   const index = segments.findIndex((s) => s.includes(ENCODED_NUL));
   if (index >= 0) return routes.paramAt(pathname, index) ?? 'path';
-  for (const pair of search.slice(1).split('&')) {
+  return nulInQuery(search);
+}
+
+/**
+ * The name of the query parameter that holds a NUL in `search` (`?a=b&…`), or null.
+ * @example nulInQuery('?after=x%00'); // 'after'
+ */
+export function nulInQuery(search: string): string | null {
+  if (!search.includes(ENCODED_NUL)) return null;
+  for (const pair of search.replace(/^\?/, '').split('&')) {
     if (!pair.includes(ENCODED_NUL)) continue;
     const [key = ''] = pair.split('=', 1);
     return visible(decodeQueryPart(key)) || 'query';

@@ -1,0 +1,40 @@
+/**
+ * The text edge: POST /v1/chat/completions, /v1/completions and /v1/messages, served on Node's
+ * HTTP server directly, in front of the Hono app that serves every other route. Every token of
+ * every stream goes through these three routes; without the web Request/Response layer, the
+ * framework's context and its chain of middleware closures a streamed request costs about a
+ * seventh less CPU (docs/text-path.md, "Why the text routes have their own edge").
+ *
+ * It runs the concerns the app's middleware run for the other routes, in the same order and
+ * through the same functions (http/middleware/*):
+ *
+ *   request id → body limit (413) → API key (401/403) → rpm (429) → NUL in the query (400)
+ *   → the route's headers and JSON body (400/415) → the text service
+ *   → the answer or the error, with x-request-id, CORS and x-ratelimit-* → access log and metrics
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Services } from '../../services.js';
+import { TextExchange } from './exchange.js';
+import { TEXT_ROUTES } from './routes.js';
+
+/** Serves a request and answers true, or answers false and leaves it to the next handler. */
+export type FrontHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * @example
+ * const edge = createTextEdge(services);
+ * const api = await listen((req, env) => app.fetch(req, env), 8080, '0.0.0.0', timeouts, edge);
+ */
+export function createTextEdge(services: Services): FrontHandler {
+  const routes = new Map(TEXT_ROUTES.map((route) => [route.path, route]));
+  const context = TextExchange.context(services);
+  return (req, res) => {
+    if (req.method !== 'POST') return false;
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const route = routes.get(query < 0 ? url : url.slice(0, query));
+    if (!route) return false;
+    void new TextExchange(req, res, route, context).serve();
+    return true;
+  };
+}
