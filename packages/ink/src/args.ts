@@ -1,5 +1,5 @@
 // Command-line parsing with node:util's parseArgs: no dependency, strict about unknown flags.
-import { parseArgs } from 'node:util';
+import { type OptionValues, parseWithNode } from './cli-options.js';
 import type { ConfigFlags } from './config.js';
 import { isProfileKey, PROFILE_KEYS, type ProfileKey } from './config-file.js';
 import { type KeysCommand, keysCommand } from './keys-args.js';
@@ -94,8 +94,6 @@ Settings resolve flags > environment > profile > defaults.
 In the chat screen: /help lists the slash commands; Esc or Ctrl+C stops an answer,
 Ctrl+C twice exits.`;
 
-/** The flags as node:util's parseArgs read them. */
-export type OptionValues = ReturnType<typeof parseWithNode>['values'];
 type Parsed = ParsedArgs | UsageError;
 
 /**
@@ -239,38 +237,4 @@ function configCommand(rest: string[]): Command | { message: string } {
   return {
     message: 'usage: modelgate config set <key> <value> | get <key> | use <profile> | list',
   };
-}
-
-function parseWithNode(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      'base-url': { type: 'string' },
-      'api-key': { type: 'string' },
-      'admin-key': { type: 'string' },
-      model: { type: 'string', short: 'm' },
-      profile: { type: 'string' },
-      json: { type: 'boolean' },
-      image: { type: 'string' },
-      duration: { type: 'string' },
-      wait: { type: 'boolean' },
-      name: { type: 'string' },
-      quota: { type: 'string' },
-      limit: { type: 'string' },
-      status: { type: 'string' },
-      all: { type: 'boolean' },
-      rpm: { type: 'string' },
-      tpm: { type: 'string' },
-      models: { type: 'string' },
-      expires: { type: 'string' },
-      days: { type: 'string' },
-      hours: { type: 'string' },
-      by: { type: 'string' },
-      key: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean', short: 'v' },
-    },
-  });
 }

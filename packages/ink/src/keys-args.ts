@@ -1,6 +1,6 @@
 // `modelgate keys list|show|set|revoke`: the arguments, checked before any request is made.
 import type { ApiKeyStatus, UpdateKeyRequest } from '@modelgate/core';
-import type { OptionValues } from './args.js';
+import type { OptionValues } from './cli-options.js';
 import { creditsToUnits, positiveInteger, positiveNumber } from './numbers.js';
 
 /** What `modelgate keys …` asked for. */

@@ -1,6 +1,6 @@
 // `modelgate usage`: the arguments, checked before any request is made.
 import type { UsageBucketWidth, UsageGroupBy } from '@modelgate/core';
-import type { OptionValues } from './args.js';
+import type { OptionValues } from './cli-options.js';
 import { positiveInteger } from './numbers.js';
 
 /** What `modelgate usage` asked for. */
