@@ -10,7 +10,7 @@ import type { StandardMetrics } from '../../observability/metrics.js';
 import type { Services } from '../../services.js';
 import { OVERHEAD_HEADER, type TextAnswer, type TextService } from '../../text/service.js';
 import { abortWhenClientGone } from '../client-abort.js';
-import { type ApiError, answerableError, errorBody } from '../errors.js';
+import { ApiError, answerableError, errorBody } from '../errors.js';
 import { presentedKey } from '../middleware/auth.js';
 import { readBodyWithin, refuseDeclaredOverLimit } from '../middleware/body-limit.js';
 import { drainUnreadBody } from '../middleware/close-unread.js';
@@ -66,28 +66,26 @@ export class TextExchange {
   /** Answers the request, then counts it and logs it. Never rejects. */
   async serve(): Promise<void> {
     const { metrics, log } = this.ctx;
+    const { path } = this.route;
+    let outcome: TextAnswer | ApiError;
     metrics.inFlight.inc();
-    let status = 200;
     try {
-      const answer = await this.answer();
-      metrics.inFlight.dec();
-      this.write(answer);
+      outcome = await this.answer();
     } catch (err) {
+      outcome = answerableError(err, log, { requestId: this.requestId, path });
+    } finally {
       metrics.inFlight.dec();
-      const apiErr = answerableError(err, log, {
-        requestId: this.requestId,
-        path: this.route.path,
-      });
-      status = apiErr.status;
-      this.writeError(apiErr);
     }
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    if (outcome instanceof ApiError) this.writeError(outcome);
+    else this.write(outcome);
     setImmediate(recordRequest, metrics, log, {
       request_id: this.requestId,
       method: 'POST',
-      route: this.route.path,
-      path: this.route.path,
-      status,
-      seconds: (performance.now() - this.startedAt) / 1000,
+      route: path,
+      path,
+      status: outcome instanceof ApiError ? outcome.status : 200,
+      seconds,
       key_id: this.key?.id ?? null,
     });
   }
