@@ -1,7 +1,8 @@
 /**
  * Route groups mounted by createApp, in order. Each owner adds ONE import and ONE entry:
  *   registerTextRoutes (TEXT, ./text.js), registerFileRoutes + registerVideoRoutes (VIDEO),
- *   registerCallbackRoutes (CB), registerKeyRoutes + registerUsageRoutes (operators).
+ *   registerCallbackRoutes (CB), registerKeyRoutes + registerUsageRoutes (operators),
+ *   registerImageRoutes (images).
  * A group is `(app, services) => void` and registers absolute paths (`app.post('/v1/…', …)`).
  * Auth, body limit and rate limits already ran for every /v1/* path.
  */
@@ -11,6 +12,7 @@ import type { AppEnv } from '../env.js';
 import { registerAccountRoutes } from './account.js';
 import { registerCallbackRoutes } from './callbacks.js';
 import { registerFileRoutes } from './files.js';
+import { registerImageRoutes } from './images.js';
 import { registerKeyRoutes } from './keys.js';
 import { registerTextRoutes } from './text.js';
 import { registerUsageRoutes } from './usage.js';
@@ -21,6 +23,7 @@ export type RouteGroup = (app: Hono<AppEnv>, services: Services) => void;
 export const routeGroups: RouteGroup[] = [
   registerAccountRoutes,
   registerTextRoutes,
+  registerImageRoutes,
   registerFileRoutes,
   registerVideoRoutes,
   registerCallbackRoutes,

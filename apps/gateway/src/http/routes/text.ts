@@ -1,5 +1,6 @@
 /**
- * Text routes: POST /v1/chat/completions, /v1/completions, /v1/messages and GET /v1/models.
+ * Text routes: POST /v1/chat/completions, /v1/completions, /v1/messages and GET /v1/models (text,
+ * image and video models).
  * Routes orchestrate only: validate with the spec's zod schemas, check the messages version
  * header, hand the typed body to the text service (which resolves, bills, routes and translates).
  */
@@ -118,9 +119,11 @@ export function registerTextRoutes(app: Hono<AppEnv>, services: Services): void 
 
   app.get('/v1/models', (c) => {
     const allowed = c.get('key')?.models ?? null;
+    const permitted = (m: { id: string }) => !allowed || allowed.includes(m.id);
     const body = modelListResponse(
       allowed ? services.text.listModelsFor(allowed) : services.text.listModels(),
-      services.video.listModels().filter((m) => !allowed || allowed.includes(m.id)),
+      services.images.listModels().filter(permitted),
+      services.video.listModels().filter(permitted),
     );
     const startedAt = c.get('startedAt') ?? performance.now();
     c.header(OVERHEAD_HEADER, Math.max(0, performance.now() - startedAt).toFixed(2));
