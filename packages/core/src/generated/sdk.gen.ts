@@ -193,7 +193,8 @@ export const createMessage = <ThrowOnError extends boolean = false>(options: Opt
  *
  * **Failover.** An upstream 429, 5xx, connection error or timeout is
  * retried on another deployment of the model; when all fail the
- * answer is a 429, 502 or 504 as for text. An upstream refusal of the
+ * answer is a 429, 502 or 504 as for text, and a 503 while every
+ * deployment is cooling down after repeated failures. An upstream refusal of the
  * prompt (for example its safety system) is a 400
  * `upstream_invalid_request` carrying the upstream's message; it costs
  * nothing.
