@@ -112,6 +112,24 @@ describe.each(eachDatabase())('image generation contract on $name', (database) =
     expect((await fetch(url)).status).toBe(404);
   });
 
+  it('url from gpt-image-1 too (upstream answers base64 only): stored by its content type', async () => {
+    const json = {
+      model: 'gpt-image-1',
+      prompt: 'x',
+      response_format: 'url',
+      output_format: 'webp',
+    };
+    const body = await expectOk(await generate(json), OP, zImagesResponse, limited);
+    expect(body.output_format).toBe('webp');
+    const url = body.data[0]!.url!;
+    expect(url).toMatch(/\/files\/file-[A-Za-z0-9]{32}\.webp$/);
+    const served = await fetch(url);
+    expect(served.headers.get('content-type')).toBe('image/webp');
+    const bytes = Buffer.from(await served.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
+  });
+
   it('a generated image is usable as the first frame of a video', async () => {
     const res = await generate({ model: 'dall-e-2', prompt: 'a paper boat', size: '512x512' });
     const { data } = await expectOk(res, OP, zImagesResponse, limited);
