@@ -16,6 +16,7 @@ import type { DatabaseKind } from './db/database.js';
 import type { DB } from './db/schema.js';
 import { openBlobStore } from './files/open-store.js';
 import type { FilesService } from './files/service.js';
+import { createImagesFeature, type ImagesService } from './images/index.js';
 import { createKeyService } from './keys/keys.js';
 import { createFallbackStore } from './limits/fallback-store.js';
 import type { LimitStore } from './limits/gcra.js';
@@ -33,6 +34,7 @@ export interface Services extends CoreServices {
   video: VideoFeature;
   callbacks: CallbackService;
   text: TextService;
+  images: ImagesService;
 }
 
 export interface ServiceDeps {
@@ -106,6 +108,7 @@ async function createFeatureServices(core: CoreServices): Promise<Services> {
   const services = { ...core } as Services;
   services.files = createFilesFeature(services, await openBlobStore(core.config, core.log));
   services.text = createTextFeature(services, services.files);
+  services.images = createImagesFeature(services, services.files, services.text.router);
   services.video = createVideoFeature(services, services.files);
   services.callbacks = createCallbackService(services);
   return services;

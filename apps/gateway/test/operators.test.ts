@@ -259,7 +259,7 @@ describe.each(eachDatabase())('operators on $name', (database) => {
         403,
         'admin_key_required',
       );
-      await expectError(await admin('/v1/usage/records?kind=image'), 400, 'invalid_value', 'kind');
+      await expectError(await admin('/v1/usage/records?kind=audio'), 400, 'invalid_value', 'kind');
       await expectError(await admin('/v1/usage/records?after=x'), 400, 'invalid_cursor', 'after');
     });
 

@@ -31,6 +31,7 @@ export function lazyResources(config: ResolvedClientOptions): Resources {
     completions: { create: lazy((r) => r.completions.create) },
     messages: { create: lazy((r) => r.messages.create) },
     models: { list: lazy((r) => r.models.list) },
+    images: { generate: lazy((r) => r.images.generate) },
     files: {
       create: lazy((r) => r.files.create),
       retrieve: lazy((r) => r.files.retrieve),

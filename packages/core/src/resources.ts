@@ -13,6 +13,7 @@ import {
   createChatCompletion,
   createCompletion,
   createFile,
+  createImage,
   createMessage,
   createToken,
   createVideoGeneration,
@@ -42,6 +43,7 @@ import type {
   CreateChatCompletionRequest,
   CreateCompletionRequest,
   CreateFileRequest,
+  CreateImageRequest,
   CreateMessageRequest,
   CreateTokenRequest,
   CreateVideoGenerationRequest,
@@ -49,6 +51,7 @@ import type {
   DeletedFile,
   FileObject,
   GetUsageData,
+  ImagesResponse,
   ListCallbackDeliveriesData,
   ListKeysData,
   ListUsageRecordsData,
@@ -111,8 +114,28 @@ export interface Resources {
     create(body: NonStreaming<CreateMessageRequest>, options?: CallOptions): Promise<Message>;
   };
   models: {
-    /** `GET /v1/models`: text and video models, with each video model's allowed values. */
+    /**
+     * `GET /v1/models`: text, image and video models, with each image and video model's allowed
+     * values and prices.
+     */
     list(options?: CallOptions): Promise<ModelList>;
+  };
+  images: {
+    /**
+     * `POST /v1/images/generations`: generates `n` images from a prompt, in OpenAI's Images API
+     * format. With `response_format: 'url'` each image is stored as a file of the key and `url` is
+     * its address on the gateway's CDN (usable as a video's `image_url`, served until deleted);
+     * with `'b64_json'` it comes inline. The default is the model's (`GET /v1/models`).
+     *
+     * @example
+     * const { data } = await client.images.generate({
+     *   model: 'dall-e-3',
+     *   prompt: 'A paper boat on a rainy street, watercolour',
+     *   size: '1792x1024',
+     * });
+     * console.log(data[0]?.url); // http://localhost:8081/files/file-….png
+     */
+    generate(body: CreateImageRequest, options?: CallOptions): Promise<ImagesResponse>;
   };
   files: {
     /** `POST /v1/files` (multipart). Pass a `File` to keep its name; a bare `Blob` is sent as "blob". */
@@ -245,6 +268,10 @@ export function createResources(config: ResolvedClientOptions): Resources {
     models: {
       list: (options) =>
         invoke((fetch) => listModels(args(fetch, options, {})), options, 'zModelList'),
+    },
+    images: {
+      generate: (body, options) =>
+        invoke((fetch) => createImage(args(fetch, options, { body })), options, 'zImagesResponse'),
     },
     files: {
       create: (body, options) =>

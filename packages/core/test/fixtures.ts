@@ -8,6 +8,7 @@ import type {
   CreditSummary,
   DeletedFile,
   FileObject,
+  ImagesResponse,
   Message,
   ModelList,
   Token,
@@ -69,6 +70,11 @@ export const fileObject: FileObject = {
   filename: 'cat.png',
   mime_type: 'image/png',
   purpose: 'image',
+};
+
+export const imagesResponse: ImagesResponse = {
+  created: 1_700_000_000,
+  data: [{ url: 'http://cdn.test/files/file-img.png', revised_prompt: 'A cat, in fine detail' }],
 };
 
 export const deletedFile: DeletedFile = { id: 'file-abc', object: 'file', deleted: true };

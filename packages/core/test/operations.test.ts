@@ -75,6 +75,16 @@ describe('operations', () => {
     expect(req.body.length).toBe(0);
   });
 
+  it('images.generate posts the JSON body and returns the images', async () => {
+    answer(fx.imagesResponse);
+    const body = { model: 'dall-e-3', prompt: 'A cat', size: '1792x1024' as const, n: 1 };
+    expect(await client.images.generate(body)).toEqual(fx.imagesResponse);
+    const req = only();
+    expect([req.method, req.url]).toEqual(['POST', '/v1/images/generations']);
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(req.body.toString())).toEqual(body);
+  });
+
   it('files.retrieve and files.delete put the id in the path', async () => {
     answer(fx.fileObject);
     expect(await client.files.retrieve('file-abc')).toEqual(fx.fileObject);

@@ -20,10 +20,13 @@ export function formatBalance(summary: CreditSummary): string {
   return `${formatCredits(summary.total_available)} credits left (${formatCredits(summary.total_granted)} granted, ${formatCredits(summary.total_used)} used)`;
 }
 
-/** Models as aligned rows `id  type  owned_by`, text models first. */
+/** The order of the model table's groups: what a chat uses first. */
+const TYPE_ORDER: Record<Model['type'], number> = { text: 0, image: 1, video: 2 };
+
+/** Models as aligned rows `id  type  owned_by`: text models, then image, then video models. */
 export function formatModelTable(models: readonly Model[], current?: string): string[] {
   const sorted = [...models].sort(
-    (a, b) => a.type.localeCompare(b.type) || a.id.localeCompare(b.id),
+    (a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.id.localeCompare(b.id),
   );
   const width = Math.max(0, ...sorted.map((m) => m.id.length));
   return sorted.map((m) => {

@@ -64,6 +64,11 @@ describe('modelgate models / balance', () => {
     expect(lines[0]).toMatch(/^\S+\s+text\s+\S+$/);
     expect(lines.at(-1)).toMatch(/^\S+\s+video\s+\S+$/);
     expect(result.stdout).toMatch(/^gpt-4o-mini\s+text\s+openai$/m);
+    // Image models between the two groups.
+    const types = lines.map((line) => line.split(/\s+/)[1]);
+    expect(types.lastIndexOf('text')).toBeLessThan(types.indexOf('image'));
+    expect(types.lastIndexOf('image')).toBeLessThan(types.indexOf('video'));
+    expect(result.stdout).toMatch(/^dall-e-3\s+image\s+openai$/m);
   });
 
   it('prints the balance, and JSON with --json', async () => {

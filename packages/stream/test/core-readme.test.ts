@@ -25,8 +25,8 @@ const chat = (key: string) =>
   });
 
 describe("core's README snippets", () => {
-  it('has the five snippets this test knows', () => {
-    expect(snippets).toHaveLength(5);
+  it('has the six snippets this test knows', () => {
+    expect(snippets).toHaveLength(6);
   });
 
   it('names only pnpm commands the repository has', () => {
@@ -48,10 +48,19 @@ describe("core's README snippets", () => {
     );
   });
 
+  it('the images snippet prints the stored image’s CDN address and submits a video from it', async () => {
+    const [url, status] = (await run(1)).trim().split('\n');
+    expect(url).toMatch(new RegExp(`^${gateway.cdnUrl}/files/file-[A-Za-z0-9]+\\.png$`));
+    const image = await fetch(url!);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(status).toBe('pending');
+  });
+
   it("the operators' snippet prints each key's spend per day and revokes the CI keys", async () => {
     const ci = await createKey(gateway.url, gateway.adminKey, 'ci-pipeline', 1_000_000_000);
     expect((await chat(ci)).status).toBe(200);
-    const lines = (await run(1)).trim().split('\n');
+    const lines = (await run(2)).trim().split('\n');
     const total = lines.at(-1) ?? '';
     expect(total).toMatch(/^total credits \d+(\.\d+)?(e-\d+)?$/);
     expect(Number(total.split(' ').at(-1))).toBeGreaterThan(0);
@@ -65,17 +74,17 @@ describe("core's README snippets", () => {
   });
 
   it('the zod snippet compiles and loads against the built package', async () => {
-    expect(await run(2)).toBe('');
+    expect(await run(3)).toBe('');
   });
 
   it('the SSE snippet prints each event with its exact text', async () => {
-    expect((await run(3)).trim().split('\n')).toEqual([
+    expect((await run(4)).trim().split('\n')).toEqual([
       '"event: ping\\r\\ndata: {}\\r\\n\\r\\n" ping {}',
       '"data: [DONE]\\n\\n" undefined [DONE]',
     ]);
   });
 
   it('the retry snippet reads Retry-After and sleeps', async () => {
-    expect((await run(4)).trim()).toBe('1000');
+    expect((await run(5)).trim()).toBe('1000');
   });
 });

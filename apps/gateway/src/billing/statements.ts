@@ -22,7 +22,7 @@ export type Executor = Kysely<DB> | Transaction<DB>;
 
 /** What a usage row records besides the units. */
 export interface UsageMeta {
-  kind?: 'text' | 'video' | (string & {});
+  kind?: 'text' | 'image' | 'video' | (string & {});
   model?: string | null;
   inputTokens?: number | null;
   outputTokens?: number | null;

@@ -1,4 +1,5 @@
 /** The text model catalogue's types, shared by its modes (catalog.ts, passthrough.ts). */
+import type { Model } from '@modelgate/core';
 import type { TextProvider } from '../providers/text/index.js';
 import type { Weighted } from '../routing/router.js';
 import type { TextPrice } from './defaults.js';
@@ -23,7 +24,7 @@ export interface ModelListEntry {
   object: 'model';
   created: number;
   owned_by: string;
-  type: 'text' | 'video';
+  type: Model['type'];
   [extra: string]: unknown;
 }
 

@@ -6,6 +6,7 @@ import { zVideoModelId } from '@modelgate/core/zod';
 import { ConfigError } from '../config/config.js';
 import type { CoreServices } from '../core-services.js';
 import type { FilesService } from '../files/service.js';
+import { IMAGE_MODEL_IDS } from '../images/models.js';
 import { createTextModelCatalog, type TextModelCatalog } from '../models/catalog.js';
 import { parseTextModelConfig, type TextModelSections } from '../models/config.js';
 import { CircuitBreaker } from '../routing/circuit-breaker.js';
@@ -17,7 +18,8 @@ export { createTextService, type TextService, type TextServiceDeps } from './ser
 
 /**
  * The spec's video model ids (docs/design.md#video): never resolved as text models, even in
- * pass-through mode where any other name goes upstream unchanged.
+ * pass-through mode where any other name goes upstream unchanged. The image model ids
+ * (images/models.ts) are reserved the same way.
  */
 export const VIDEO_MODEL_IDS: ReadonlySet<string> = new Set(zVideoModelId.options);
 
@@ -38,7 +40,7 @@ export function createTextFeature(core: CoreServices, files?: FilesService): Tex
       credentials: { openai: config.providers.openai, anthropic: config.providers.anthropic },
       demo: config.demoMode,
       simulatorUrl: config.simulatorUrl ?? undefined,
-      reservedModelIds: VIDEO_MODEL_IDS,
+      reservedModelIds: new Set([...VIDEO_MODEL_IDS, ...IMAGE_MODEL_IDS]),
       log: core.log.child({ component: 'models' }),
       refresh: { intervalMs: positiveInt(config.env.MODELGATE_MODELS_REFRESH_MS) },
     });

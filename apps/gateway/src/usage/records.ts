@@ -48,7 +48,7 @@ export async function listUsageRecords(
 
 /** Every kind the gateway writes is one the API names; another would be a bug, not a figure to guess. */
 function usageKind(kind: string): UsageKind {
-  if (kind === 'text' || kind === 'video' || kind === 'adjustment') return kind;
+  if (kind === 'text' || kind === 'image' || kind === 'video' || kind === 'adjustment') return kind;
   throw internalError(`A usage record has an unknown kind: ${kind}.`);
 }
 

@@ -131,7 +131,9 @@ function aggregate(db: Kysely<DB>, query: UsageQuery, range: Range): Promise<Agg
 
 /** The kinds the API names; a kind it does not (none is written today) reads as null. */
 function usageKind(kind: string | null): UsageResult['kind'] {
-  return kind === 'text' || kind === 'video' || kind === 'adjustment' ? kind : null;
+  return kind === 'text' || kind === 'image' || kind === 'video' || kind === 'adjustment'
+    ? kind
+    : null;
 }
 
 function toResult(row: AggregateRow): UsageResult {

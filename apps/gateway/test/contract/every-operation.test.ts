@@ -40,6 +40,11 @@ const SAMPLES: Record<Operation, Sample> = {
     path: '/v1/messages',
     json: { model: 'claude-haiku-4-5', max_tokens: 4, messages: [{ role: 'user', content: 'hi' }] },
   },
+  'POST /v1/images/generations': {
+    method: 'POST',
+    path: '/v1/images/generations',
+    json: { model: 'dall-e-2', prompt: 'hi', size: '256x256' },
+  },
   'GET /v1/dashboard/billing/credit_grants': {
     method: 'GET',
     path: '/v1/dashboard/billing/credit_grants',

@@ -57,7 +57,15 @@ export const nastyShortString = hostileText([300, 6_000]);
 const EDGE_INTEGERS = [0, -1, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 63, 1e308];
 
 /** Names the generator draws for `model` fields, so requests get past the model lookup. */
-const MODEL_HINTS = ['gpt-4o-mini', 'claude-haiku-4-5', 'kling-v3', 'veo-3-1', 'luma-ray-2'];
+const MODEL_HINTS = [
+  'gpt-4o-mini',
+  'claude-haiku-4-5',
+  'gpt-image-1',
+  'dall-e-3',
+  'kling-v3',
+  'veo-3-1',
+  'luma-ray-2',
+];
 
 /** A value of the wrong kind for anything: the JSON types, deep nesting, hostile text. */
 export const wrongValue: fc.Arbitrary<unknown> = fc.oneof(

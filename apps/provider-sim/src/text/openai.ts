@@ -1,7 +1,9 @@
-// wire: docs/providers.md#1-openai — OpenAI Chat Completions, legacy Completions, Models.
-// Served at {sim}/openai/v1. Any model id works except ids starting `unknown-` (404 model_not_found).
+// wire: docs/providers.md#1-openai — OpenAI Chat Completions, legacy Completions, Models, and
+// (docs/providers.md#12-openai-images) image generations. Served at {sim}/openai/v1. Any model id
+// works except ids starting `unknown-` (404 model_not_found).
 // This module is the provider (its error shapes) and its routes; each endpoint has its own module.
 import type { ErrorSpec, Provider } from '../context.js';
+import { imageGenerations, imageMediaRoute } from '../images/openai-images.js';
 import type { RouteDef } from '../router.js';
 import { chatCompletions } from './openai-chat.js';
 import { completions } from './openai-completions.js';
@@ -50,4 +52,6 @@ export const openaiRoutes: RouteDef[] = [
   { method: 'POST', path: '/completions', handler: completions },
   { method: 'GET', path: '/models', handler: listModels },
   { method: 'GET', path: '/models/*', name: 'GET /openai/v1/models/{id}', handler: getModel },
+  { method: 'POST', path: '/images/generations', handler: imageGenerations },
+  imageMediaRoute,
 ];

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client/index.js';
-import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
+import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateImageData, CreateImageErrors, CreateImageResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -21,11 +21,12 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 /**
  * List models
  *
- * Lists every text and video model this gateway serves, in the OpenAI
- * list shape plus `type` (`text` | `video`): exactly the models a
- * request may name (any other is a 404 `model_not_found`, before
- * anything is reserved), and no video model whose provider has no
- * credentials. Video models also carry
+ * Lists every text, image and video model this gateway serves, in the
+ * OpenAI list shape plus `type` (`text` | `image` | `video`): exactly
+ * the models a request may name (any other is a 404 `model_not_found`,
+ * before anything is reserved), and no image or video model whose
+ * provider has no credentials. Image models also carry `image`: their
+ * sizes, qualities, limits and price per image. Video models carry
  * `video`: their allowed durations, aspect ratios, resolutions, image
  * inputs and price per second. A key restricted to some models (its
  * `models` list) sees only those.
@@ -132,6 +133,76 @@ export const createCompletion = <ThrowOnError extends boolean = false>(options: 
 export const createMessage = <ThrowOnError extends boolean = false>(options: Options<CreateMessageData, ThrowOnError>) => (options.client ?? client).post<CreateMessageResponses, CreateMessageErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'x-api-key', type: 'apiKey' }],
     url: '/v1/messages',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Generate images
+ *
+ * Generates one or more images from a prompt on an image model
+ * (`type: image` in `GET /v1/models`), in the format of OpenAI's
+ * Images API: the official `openai` client's `images.generate()`
+ * works unchanged against the gateway. The answer comes when every
+ * image is ready (no streaming).
+ *
+ * **Validation.** Unknown fields are refused (400 `unknown_field`;
+ * `stream` and `partial_images` are not supported). Each model then
+ * checks the request against its own table below; a value the model
+ * does not allow, or a field it does not take, is a 400 whose
+ * `param` names the field and whose `message` lists the allowed
+ * values (`code` `unsupported_value`). `GET /v1/models` returns the
+ * same table as data (`ImageModelCapabilities`). Omitted fields take
+ * the model's default (bold).
+ *
+ * | model | sizes | quality | `n` | prompt max | `response_format` | `style` | `background`, `output_format`, `output_compression`, `moderation` |
+ * |---|---|---|---|---|---|---|---|
+ * | `gpt-image-1` | **auto**, 1024x1024, 1536x1024, 1024x1536 | **auto**, low, medium, high | 1–10 | 32000 | url, **b64_json** | no | yes |
+ * | `dall-e-3` | **1024x1024**, 1792x1024, 1024x1792 | auto (= standard), **standard**, hd | 1 | 4000 | **url**, b64_json | vivid, natural | no |
+ * | `dall-e-2` | 256x256, 512x512, **1024x1024** | auto (= standard), **standard** | 1–10 | 1000 | **url**, b64_json | no | no |
+ *
+ * `output_compression` below 100 needs `output_format` `jpeg` or
+ * `webp`, and a `transparent` background needs `png` or `webp`.
+ *
+ * **Where the images go.** With `response_format: url` each image is
+ * stored as a file of the key, exactly like an upload
+ * (`POST /v1/files`), and `url` is its address on the gateway's CDN,
+ * `{cdn_url}/files/{id}.{ext}` (`png`, `jpg` or `webp`, by the image's
+ * content). Every gateway instance serves it, it can be passed as
+ * `image_url` of a video generation, `GET /v1/files/{file_id}` reads
+ * it and `DELETE /v1/files/{file_id}` removes it (its URL then
+ * answers 404); it lives until then. (OpenAI's own image URLs expire
+ * after an hour; these do not.) With `b64_json` the image comes in
+ * the answer and nothing is stored. The default is the model's, as at
+ * OpenAI: `b64_json` for `gpt-image-1`, `url` for the DALL·E models.
+ *
+ * **Billing.** Images are priced per image by quality and size
+ * (`price_per_image` in `GET /v1/models`, credits). Before the
+ * upstream call `n` × the price of the requested quality and size is
+ * reserved (for `auto`, the model's highest price); 402 if the balance
+ * cannot cover it. The charge is then the price of each image
+ * returned, at the size and quality the upstream reports it made,
+ * never more than the reservation. A request that returns no image (an
+ * upstream failure, or the images could not be stored) is refunded in
+ * full. The usage record has `kind` `image`; for `gpt-image-1` it also
+ * carries the upstream's token counts (`input_tokens`,
+ * `output_tokens`), for information: the price is per image.
+ *
+ * **Failover.** An upstream 429, 5xx, connection error or timeout is
+ * retried on another deployment of the model; when all fail the
+ * answer is a 429, 502 or 504 as for text, and a 503 while every
+ * deployment is cooling down after repeated failures. An upstream refusal of the
+ * prompt (for example its safety system) is a 400
+ * `upstream_invalid_request` carrying the upstream's message; it costs
+ * nothing.
+ *
+ */
+export const createImage = <ThrowOnError extends boolean = false>(options: Options<CreateImageData, ThrowOnError>) => (options.client ?? client).post<CreateImageResponses, CreateImageErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/images/generations',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -504,8 +575,8 @@ export const getUsage = <ThrowOnError extends boolean = false>(options?: Options
  * List usage records
  *
  * The charges behind the usage report, newest first, cursor-paginated
- * like the other lists: one record per metered text request or video
- * task, with its tokens or seconds, its cost, and the `x-request-id`
+ * like the other lists: one record per metered text request, image
+ * generation request or video task, with its tokens or seconds, its cost, and the `x-request-id`
  * its response carried, so a figure can be traced to the requests that
  * made it (`request_id` finds one). A normal key sees its own records
  * (`key_id` naming another key: 403 `admin_key_required`); an

@@ -15,7 +15,9 @@ export type ModelList = {
 };
 
 /**
- * A text or video model. `video` is present exactly when `type` is `video`.
+ * A text, image or video model. `image` is present exactly when `type`
+ * is `image`, `video` exactly when `type` is `video`.
+ *
  */
 export type Model = {
     /**
@@ -31,8 +33,60 @@ export type Model = {
      * Who makes the model, e.g. `openai`, `anthropic`, `kuaishou`.
      */
     owned_by: string;
-    type: 'text' | 'video';
+    type: 'text' | 'image' | 'video';
+    image?: ImageModelCapabilities;
     video?: VideoModelCapabilities;
+};
+
+/**
+ * What an image model accepts, as data (the table in `createImage`'s
+ * description). A request field the model does not take (`styles`
+ * empty → `style`; `output_options: false` → `background`,
+ * `output_format`, `output_compression`, `moderation`) is a 400, as is
+ * a value outside these lists.
+ *
+ */
+export type ImageModelCapabilities = {
+    /**
+     * Allowed `size` values.
+     */
+    sizes: Array<ImageSize>;
+    default_size: ImageSize;
+    /**
+     * Allowed `quality` values.
+     */
+    qualities: Array<ImageQuality>;
+    default_quality: ImageQuality;
+    /**
+     * Largest `n`.
+     */
+    max_images: number;
+    /**
+     * Longest accepted `prompt`, in characters.
+     */
+    max_prompt_length: number;
+    /**
+     * `response_format` when omitted (both values are accepted).
+     */
+    default_response_format: 'url' | 'b64_json';
+    /**
+     * Allowed `style` values; empty when the model takes no `style`.
+     */
+    styles: Array<'vivid' | 'natural'>;
+    /**
+     * Whether `background`, `output_format`, `output_compression` and `moderation` are accepted.
+     */
+    output_options: boolean;
+    /**
+     * Price in credits of one image, by quality, then by size (concrete
+     * values only: `auto` is priced as the highest).
+     *
+     */
+    price_per_image: {
+        [key: string]: {
+            [key: string]: number;
+        };
+    };
 };
 
 /**
@@ -1104,6 +1158,129 @@ export type MessageErrorEvent = {
 };
 
 /**
+ * Width x height in pixels, or `auto` (the model chooses). Which values
+ * a model takes is in its capabilities.
+ *
+ */
+export type ImageSize = 'auto' | '256x256' | '512x512' | '1024x1024' | '1536x1024' | '1024x1536' | '1792x1024' | '1024x1792';
+
+/**
+ * `low`, `medium`, `high` (`gpt-image-1`), `standard`, `hd` (DALL·E),
+ * or `auto` (the model's choice; `standard` on the DALL·E models).
+ * Which values a model takes is in its capabilities.
+ *
+ */
+export type ImageQuality = 'auto' | 'low' | 'medium' | 'high' | 'standard' | 'hd';
+
+/**
+ * An image generation request, in OpenAI's Images API format. The
+ * schema holds the bounds common to all models; each model then
+ * narrows them (see `ImageModelCapabilities` and the table in
+ * `createImage`). Optional fields accept `null` ("not set"), as the
+ * OpenAI API does.
+ *
+ */
+export type CreateImageRequest = {
+    /**
+     * An image model id from `GET /v1/models`.
+     */
+    model: string;
+    /**
+     * What the image shows. Some models take less (`max_prompt_length`).
+     */
+    prompt: string;
+    /**
+     * How many images. At most the model's `max_images`.
+     */
+    n?: number | null;
+    size?: ImageSize | null;
+    quality?: ImageQuality | null;
+    /**
+     * `url`: the image is stored and served from the gateway's CDN
+     * (`{cdn_url}/files/{id}.{ext}`) until deleted. `b64_json`: the
+     * image comes base64-encoded in the answer. Default per model
+     * (`default_response_format`).
+     *
+     */
+    response_format?: 'url' | 'b64_json' | null;
+    /**
+     * `dall-e-3` only: hyper-real and dramatic (`vivid`, its default) or `natural`.
+     */
+    style?: 'vivid' | 'natural' | null;
+    /**
+     * `gpt-image-1` only. `transparent` needs `output_format` `png` or `webp`.
+     */
+    background?: 'transparent' | 'opaque' | 'auto' | null;
+    /**
+     * `gpt-image-1` only. Default `png`.
+     */
+    output_format?: 'png' | 'jpeg' | 'webp' | null;
+    /**
+     * `gpt-image-1` only: compression in percent (default 100); below 100 needs `output_format` `jpeg` or `webp`.
+     */
+    output_compression?: number | null;
+    /**
+     * `gpt-image-1` only: the upstream's content filtering, `low` or `auto` (default).
+     */
+    moderation?: 'low' | 'auto' | null;
+    /**
+     * An end-user id, passed upstream for abuse monitoring.
+     */
+    user?: string;
+};
+
+/**
+ * The generated images. `size`, `quality`, `background` and
+ * `output_format` say what the upstream made (`gpt-image-1`), and
+ * `usage` its token counts (`gpt-image-1`); they are absent for the
+ * DALL·E models.
+ *
+ */
+export type ImagesResponse = {
+    /**
+     * Unix seconds.
+     */
+    created: number;
+    data: Array<GeneratedImage>;
+    size?: '1024x1024' | '1536x1024' | '1024x1536';
+    quality?: 'low' | 'medium' | 'high';
+    background?: 'transparent' | 'opaque';
+    output_format?: 'png' | 'jpeg' | 'webp';
+    usage?: ImagesUsage;
+};
+
+/**
+ * One image: `url` or `b64_json`, as `response_format` asked.
+ * `revised_prompt` is the prompt the upstream actually drew from
+ * (`dall-e-3`).
+ *
+ */
+export type GeneratedImage = {
+    /**
+     * `{cdn_url}/files/{id}.{ext}`: a file of the key, served until deleted; usable as `image_url`.
+     */
+    url?: string;
+    /**
+     * The image's bytes, base64-encoded.
+     */
+    b64_json?: string;
+    revised_prompt?: string;
+};
+
+/**
+ * The upstream's token counts for the generation (`gpt-image-1`), as it reported them.
+ */
+export type ImagesUsage = {
+    input_tokens: number;
+    output_tokens: number;
+    total_tokens: number;
+    input_tokens_details?: {
+        text_tokens?: number;
+        image_tokens?: number;
+    };
+};
+
+/**
  * Balance and usage of the presented key, in credits (1 credit = 1,000,000 quota units).
  */
 export type CreditSummary = {
@@ -1697,17 +1874,18 @@ export type ApiKeyList = {
 };
 
 /**
- * What was metered: `text` (chat, completions, messages), `video` (a
- * video task), or `adjustment` (a correction the ledger recorded once,
- * when it started keeping usage records for every charge, so that a
- * key's records add up to what it used).
+ * What was metered: `text` (chat, completions, messages), `image` (an
+ * image generation request), `video` (a video task), or `adjustment`
+ * (a correction the ledger recorded once, when it started keeping
+ * usage records for every charge, so that a key's records add up to
+ * what it used).
  *
  */
-export type UsageKind = 'text' | 'video' | 'adjustment';
+export type UsageKind = 'text' | 'image' | 'video' | 'adjustment';
 
 /**
- * One charge: a metered text request (its tokens) or video task (its
- * seconds), with its cost. A request refused or failed before any work
+ * One charge: a metered text request (its tokens), image generation
+ * request or video task (its seconds), with its cost. A request refused or failed before any work
  * has a record with cost 0.
  *
  */
@@ -1771,7 +1949,7 @@ export type UsageResult = {
     /**
      * What was metered (`UsageKind`); null when the report is not grouped by it.
      */
-    kind: 'text' | 'video' | 'adjustment' | null;
+    kind: 'text' | 'image' | 'video' | 'adjustment' | null;
     /**
      * Metered requests and tasks.
      */
@@ -2270,6 +2448,75 @@ export type CreateMessageResponses = {
 };
 
 export type CreateMessageResponse = CreateMessageResponses[keyof CreateMessageResponses];
+
+export type CreateImageData = {
+    body: CreateImageRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/images/generations';
+};
+
+export type CreateImageErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     */
+    402: ErrorResponse;
+    /**
+     * The key may not use this model (its `models` list excludes it).
+     */
+    403: ErrorResponse;
+    /**
+     * The model is not served by this gateway.
+     */
+    404: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * Every eligible upstream deployment failed (after failover).
+     */
+    502: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+    /**
+     * The upstream provider did not answer in time (after failover).
+     */
+    504: ErrorResponse;
+};
+
+export type CreateImageError = CreateImageErrors[keyof CreateImageErrors];
+
+export type CreateImageResponses = {
+    /**
+     * The generated images, in the order made.
+     */
+    200: ImagesResponse;
+};
+
+export type CreateImageResponse = CreateImageResponses[keyof CreateImageResponses];
 
 export type GetCreditGrantsData = {
     body?: never;

@@ -805,6 +805,143 @@ export const zPingEvent = z.object({
 });
 
 /**
+ * Width x height in pixels, or `auto` (the model chooses). Which values
+ * a model takes is in its capabilities.
+ *
+ */
+export const zImageSize = z.enum([
+    'auto',
+    '256x256',
+    '512x512',
+    '1024x1024',
+    '1536x1024',
+    '1024x1536',
+    '1792x1024',
+    '1024x1792'
+]);
+
+/**
+ * `low`, `medium`, `high` (`gpt-image-1`), `standard`, `hd` (DALL·E),
+ * or `auto` (the model's choice; `standard` on the DALL·E models).
+ * Which values a model takes is in its capabilities.
+ *
+ */
+export const zImageQuality = z.enum([
+    'auto',
+    'low',
+    'medium',
+    'high',
+    'standard',
+    'hd'
+]);
+
+/**
+ * What an image model accepts, as data (the table in `createImage`'s
+ * description). A request field the model does not take (`styles`
+ * empty → `style`; `output_options: false` → `background`,
+ * `output_format`, `output_compression`, `moderation`) is a 400, as is
+ * a value outside these lists.
+ *
+ */
+export const zImageModelCapabilities = z.object({
+    sizes: z.array(zImageSize),
+    default_size: zImageSize,
+    qualities: z.array(zImageQuality),
+    default_quality: zImageQuality,
+    max_images: z.int().gte(1),
+    max_prompt_length: z.int().gte(1),
+    default_response_format: z.enum(['url', 'b64_json']),
+    styles: z.array(z.enum(['vivid', 'natural'])),
+    output_options: z.boolean(),
+    price_per_image: z.record(z.string(), z.record(z.string(), z.number().gte(0)))
+});
+
+/**
+ * An image generation request, in OpenAI's Images API format. The
+ * schema holds the bounds common to all models; each model then
+ * narrows them (see `ImageModelCapabilities` and the table in
+ * `createImage`). Optional fields accept `null` ("not set"), as the
+ * OpenAI API does.
+ *
+ */
+export const zCreateImageRequest = z.strictObject({
+    model: z.string().min(1),
+    prompt: z.string().min(1).max(32000),
+    n: z.int().gte(1).lte(10).nullish().default(1),
+    size: zImageSize.nullish(),
+    quality: zImageQuality.nullish(),
+    response_format: z.enum(['url', 'b64_json']).nullish(),
+    style: z.enum(['vivid', 'natural']).nullish(),
+    background: z.enum([
+        'transparent',
+        'opaque',
+        'auto'
+    ]).nullish(),
+    output_format: z.enum([
+        'png',
+        'jpeg',
+        'webp'
+    ]).nullish(),
+    output_compression: z.int().gte(0).lte(100).nullish(),
+    moderation: z.enum(['low', 'auto']).nullish(),
+    user: z.string().max(256).optional()
+});
+
+/**
+ * One image: `url` or `b64_json`, as `response_format` asked.
+ * `revised_prompt` is the prompt the upstream actually drew from
+ * (`dall-e-3`).
+ *
+ */
+export const zGeneratedImage = z.object({
+    url: z.url().optional(),
+    b64_json: z.string().optional(),
+    revised_prompt: z.string().optional()
+});
+
+/**
+ * The upstream's token counts for the generation (`gpt-image-1`), as it reported them.
+ */
+export const zImagesUsage = z.object({
+    input_tokens: z.int().gte(0),
+    output_tokens: z.int().gte(0),
+    total_tokens: z.int().gte(0),
+    input_tokens_details: z.object({
+        text_tokens: z.int().gte(0).optional(),
+        image_tokens: z.int().gte(0).optional()
+    }).optional()
+});
+
+/**
+ * The generated images. `size`, `quality`, `background` and
+ * `output_format` say what the upstream made (`gpt-image-1`), and
+ * `usage` its token counts (`gpt-image-1`); they are absent for the
+ * DALL·E models.
+ *
+ */
+export const zImagesResponse = z.object({
+    created: z.int(),
+    data: z.array(zGeneratedImage).min(1),
+    size: z.enum([
+        '1024x1024',
+        '1536x1024',
+        '1024x1536'
+    ]).optional(),
+    quality: z.enum([
+        'low',
+        'medium',
+        'high'
+    ]).optional(),
+    background: z.enum(['transparent', 'opaque']).optional(),
+    output_format: z.enum([
+        'png',
+        'jpeg',
+        'webp'
+    ]).optional(),
+    usage: zImagesUsage.optional()
+});
+
+/**
  * One grant of credits to the key (a key's quota at creation is one grant).
  */
 export const zCreditGrant = z.object({
@@ -968,14 +1105,21 @@ export const zVideoModelCapabilities = z.object({
 });
 
 /**
- * A text or video model. `video` is present exactly when `type` is `video`.
+ * A text, image or video model. `image` is present exactly when `type`
+ * is `image`, `video` exactly when `type` is `video`.
+ *
  */
 export const zModel = z.object({
     id: z.string(),
     object: z.literal('model'),
     created: z.int(),
     owned_by: z.string(),
-    type: z.enum(['text', 'video']),
+    type: z.enum([
+        'text',
+        'image',
+        'video'
+    ]),
+    image: zImageModelCapabilities.optional(),
     video: zVideoModelCapabilities.optional()
 });
 
@@ -1302,21 +1446,23 @@ export const zApiKeyList = z.object({
 });
 
 /**
- * What was metered: `text` (chat, completions, messages), `video` (a
- * video task), or `adjustment` (a correction the ledger recorded once,
- * when it started keeping usage records for every charge, so that a
- * key's records add up to what it used).
+ * What was metered: `text` (chat, completions, messages), `image` (an
+ * image generation request), `video` (a video task), or `adjustment`
+ * (a correction the ledger recorded once, when it started keeping
+ * usage records for every charge, so that a key's records add up to
+ * what it used).
  *
  */
 export const zUsageKind = z.enum([
     'text',
+    'image',
     'video',
     'adjustment'
 ]);
 
 /**
- * One charge: a metered text request (its tokens) or video task (its
- * seconds), with its cost. A request refused or failed before any work
+ * One charge: a metered text request (its tokens), image generation
+ * request or video task (its seconds), with its cost. A request refused or failed before any work
  * has a record with cost 0.
  *
  */
@@ -1358,6 +1504,7 @@ export const zUsageResult = z.object({
     model: z.string().nullable(),
     kind: z.enum([
         'text',
+        'image',
         'video',
         'adjustment'
     ]).nullable(),
@@ -1612,6 +1759,13 @@ export const zCreateMessageHeaders = z.object({
  *
  */
 export const zCreateMessageResponse = zMessage;
+
+export const zCreateImageBody = zCreateImageRequest;
+
+/**
+ * The generated images, in the order made.
+ */
+export const zCreateImageResponse = zImagesResponse;
 
 /**
  * The key's credit summary.

@@ -1,7 +1,8 @@
 /**
  * Route groups mounted by createApp, in order. Each owner adds ONE import and ONE entry:
- *   registerModelRoutes (./models.js), registerFileRoutes + registerVideoRoutes (VIDEO),
- *   registerCallbackRoutes (CB), registerKeyRoutes + registerUsageRoutes (operators).
+ *   registerModelRoutes (./models.js), registerImageRoutes (images), registerFileRoutes +
+ *   registerVideoRoutes (VIDEO), registerCallbackRoutes (CB), registerKeyRoutes +
+ *   registerUsageRoutes (operators).
  * The text generation routes are not here: the text edge serves them (http/text-edge/).
  * A group is `(app, services) => void` and registers absolute paths (`app.post('/v1/…', …)`).
  * Auth, body limit and rate limits already ran for every /v1/* path.
@@ -12,6 +13,7 @@ import type { AppEnv } from '../env.js';
 import { registerAccountRoutes } from './account.js';
 import { registerCallbackRoutes } from './callbacks.js';
 import { registerFileRoutes } from './files.js';
+import { registerImageRoutes } from './images.js';
 import { registerKeyRoutes } from './keys.js';
 import { registerModelRoutes } from './models.js';
 import { registerUsageRoutes } from './usage.js';
@@ -22,6 +24,7 @@ export type RouteGroup = (app: Hono<AppEnv>, services: Services) => void;
 export const routeGroups: RouteGroup[] = [
   registerAccountRoutes,
   registerModelRoutes,
+  registerImageRoutes,
   registerFileRoutes,
   registerVideoRoutes,
   registerCallbackRoutes,

@@ -28,15 +28,16 @@ export async function checkKeySettings(
 }
 
 /**
- * The ids among `ids` that name no model the gateway serves (neither text nor video). A text id
+ * The ids among `ids` that name no model the gateway serves (text, image or video). A text id
  * the catalogue does not know yet is looked up again (pass-through mode asks the provider).
  */
 async function unknownModelIds(services: Services, ids: readonly string[]): Promise<string[]> {
-  const video = new Set(services.video.listModels().map((m) => m.id));
+  const listed = [...services.images.listModels(), ...services.video.listModels()];
+  const imageOrVideo = new Set(listed.map((m) => m.id));
   const { catalog } = services.text;
   const unknown: string[] = [];
   for (const id of ids) {
-    if (video.has(id) || catalog.resolve(id)) continue;
+    if (imageOrVideo.has(id) || catalog.resolve(id)) continue;
     if (!(await catalog.resolveFresh(id))) unknown.push(id);
   }
   return unknown;

@@ -1,6 +1,6 @@
 /**
- * GET /v1/models: the text and video models this key may use. (The text generation routes are
- * served by the text edge, http/text-edge/.)
+ * GET /v1/models: the text, image and video models this key may use. (The text generation routes
+ * are served by the text edge, http/text-edge/.)
  */
 import type { Hono } from 'hono';
 import { modelListResponse } from '../../models/catalog.js';
@@ -11,9 +11,11 @@ import type { AppEnv } from '../env.js';
 export function registerModelRoutes(app: Hono<AppEnv>, services: Services): void {
   app.get('/v1/models', (c) => {
     const allowed = c.get('key')?.models ?? null;
+    const permitted = (m: { id: string }) => !allowed || allowed.includes(m.id);
     const body = modelListResponse(
       allowed ? services.text.listModelsFor(allowed) : services.text.listModels(),
-      services.video.listModels().filter((m) => !allowed || allowed.includes(m.id)),
+      services.images.listModels().filter(permitted),
+      services.video.listModels().filter(permitted),
     );
     const startedAt = c.get('startedAt') ?? performance.now();
     c.header(OVERHEAD_HEADER, Math.max(0, performance.now() - startedAt).toFixed(2));

@@ -119,12 +119,13 @@ function describeErrorBody(text: string): { message: string | null; type: string
 /**
  * POSTs a JSON body through the provider's agent. Resolves with the open 2xx response; rejects
  * with an UpstreamError for any other status (its body read and described) or network failure.
+ * The text adapters and the image adapter (providers/image/openai.ts) both send through it.
  */
 export async function postJson(
   agent: Agent,
   provider: string,
   target: HttpTarget,
-  upstream: UpstreamRequest,
+  upstream: Pick<UpstreamRequest, 'body' | 'signal'>,
 ): Promise<UpstreamResponse> {
   // A dispatch handler rather than agent.request(): the body comes straight from the connection,
   // without a Readable stream in between (see body.ts).

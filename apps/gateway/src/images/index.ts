@@ -1,0 +1,36 @@
+/**
+ * The image feature's entry point for the service container: the catalogue on the OpenAI
+ * provider's credentials (the simulator in demo mode) and the service on top of it.
+ */
+import type { CoreServices } from '../core-services.js';
+import type { FilesService } from '../files/service.js';
+import type { Router } from '../routing/router.js';
+import { createImageCatalog } from './catalog.js';
+import { createImagesService, type ImagesService } from './service.js';
+
+export { IMAGE_MODEL_IDS, IMAGE_MODELS } from './models.js';
+export { createImagesService, type ImagesService } from './service.js';
+
+/**
+ * @param router the text path's, so image deployments fail over and cool down by the same rules.
+ * @example
+ * services.images = createImagesFeature(services, services.files, services.text.router);
+ */
+export function createImagesFeature(
+  core: CoreServices,
+  files: FilesService,
+  router: Router,
+): ImagesService {
+  const { config } = core;
+  const providerName = config.demoMode ? 'simulator-openai' : 'openai';
+  const images = createImagesService({
+    catalog: createImageCatalog(config.providers.openai, providerName),
+    billing: core.billing,
+    files,
+    router,
+    log: core.log.child({ component: 'images' }),
+    stdMetrics: core.stdMetrics,
+  });
+  core.lifecycle.add({ name: 'images', stop: () => images.close() });
+  return images;
+}

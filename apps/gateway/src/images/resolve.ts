@@ -1,0 +1,27 @@
+/**
+ * Stage 1: which image model the request names, and whether its key may use it. Nothing is held
+ * yet, so a refusal here costs the key nothing.
+ */
+import { ApiError, notFound } from '../http/errors.js';
+import type { AuthKey } from '../keys/keys.js';
+import type { ImageCatalog, ImageModel } from './catalog.js';
+
+/**
+ * @throws ApiError 404 `model_not_found` for a model this gateway does not serve as an image
+ *   model, 403 `model_not_allowed` for one outside the key's allow-list.
+ * @example
+ * const model = resolveImageModel(catalog, 'dall-e-3', key);
+ */
+export function resolveImageModel(catalog: ImageCatalog, id: string, key: AuthKey): ImageModel {
+  const model = catalog.resolve(id);
+  if (!model) {
+    throw notFound(`The image model "${id}" does not exist.`, 'model_not_found', 'model');
+  }
+  if (key.models !== null && !key.models.includes(id)) {
+    throw new ApiError(403, 'permission_error', `This key may not use the model "${id}".`, {
+      code: 'model_not_allowed',
+      param: 'model',
+    });
+  }
+  return model;
+}
