@@ -92,6 +92,18 @@ describe('text edge', () => {
     });
   });
 
+  it('serves a request target in absolute form, as some proxies forward it', async () => {
+    const socket = rawSocket(Number(new URL(gw.url).port));
+    const body = JSON.stringify(chat);
+    socket.write(
+      `POST ${gw.url}/v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    await vi.waitFor(() => expect(socket.received()).toContain('"chat.completion"'));
+    expect(socket.received()).toMatch(/^HTTP\/1\.1 200/);
+    socket.destroy();
+  });
+
   it('leaves other methods and neighbouring paths to the app: 405 naming POST, 404', async () => {
     const get = await gw.fetch('/v1/chat/completions', { key });
     expect(get.status).toBe(405);

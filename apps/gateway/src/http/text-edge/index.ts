@@ -30,11 +30,19 @@ export function createTextEdge(services: Services): FrontHandler {
   const context = TextExchange.context(services);
   return (req, res) => {
     if (req.method !== 'POST') return false;
-    const url = req.url ?? '';
-    const query = url.indexOf('?');
-    const route = routes.get(query < 0 ? url : url.slice(0, query));
+    const route = routes.get(pathOf(req.url ?? ''));
     if (!route) return false;
     void new TextExchange(req, res, route, context).serve();
     return true;
   };
+}
+
+/**
+ * The path of a request target: origin-form (`/v1/messages?x=1`, what clients send) or, rarely,
+ * absolute-form (`http://host/v1/messages`, what some proxies forward).
+ */
+function pathOf(target: string): string {
+  if (!target.startsWith('/')) return URL.canParse(target) ? new URL(target).pathname : '';
+  const query = target.indexOf('?');
+  return query < 0 ? target : target.slice(0, query);
 }
