@@ -4,7 +4,7 @@
  * whole and checked here: each image decoded and typed by its content, and the fields the upstream
  * reports kept only when the spec names their values.
  */
-import type { ImagesUsage } from '@modelgate/core';
+import type { ImagesResponse, ImagesUsage } from '@modelgate/core';
 import { zImagesResponse, zImagesUsage } from '@modelgate/core/zod';
 import { type ImageType, SNIFF_BYTES, sniffImageType } from '../files/sniff.js';
 import type { StandardMetrics } from '../observability/metrics.js';
@@ -26,10 +26,10 @@ export interface UpstreamImage {
 export interface UpstreamImages {
   created: number;
   images: UpstreamImage[];
-  size?: '1024x1024' | '1536x1024' | '1024x1536';
-  quality?: 'low' | 'medium' | 'high';
-  background?: 'transparent' | 'opaque';
-  outputFormat?: 'png' | 'jpeg' | 'webp';
+  size?: ImagesResponse['size'];
+  quality?: ImagesResponse['quality'];
+  background?: ImagesResponse['background'];
+  outputFormat?: ImagesResponse['output_format'];
   usage?: ImagesUsage;
 }
 
