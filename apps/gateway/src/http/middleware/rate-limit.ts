@@ -30,8 +30,7 @@ export async function countRequest(
 export function rateLimit(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.get('key');
-    if (!key || (key.rpm === null && key.tpm === null)) return next();
-    const headers = await countRequest(limiter, key);
+    const headers = key ? await countRequest(limiter, key) : NO_HEADERS;
     await next();
     // Added after the route answered: the route may return its own Response (text completions),
     // which would not carry headers prepared before it ran. Headers the route set itself are
