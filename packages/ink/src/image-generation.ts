@@ -31,8 +31,17 @@ export async function firstImageModel(
 ): Promise<string> {
   const { data } = await client.models.list({ signal });
   const model = data.find((m) => m.type === 'image');
-  if (!model) throw new Error('the gateway lists no image model for this key (modelgate models)');
+  if (!model) throw new NoImageModelError();
   return model.id;
+}
+
+/** No image model to default to: shown as `no_image_model_error: …`. */
+export class NoImageModelError extends Error {
+  override name = 'NoImageModelError';
+
+  constructor() {
+    super('The gateway lists no image model for this key (see `modelgate models`).');
+  }
 }
 
 /**
