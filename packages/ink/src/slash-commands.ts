@@ -21,7 +21,7 @@ export const SLASH_HELP: readonly string[] = [
   '/models                 list the models behind the gateway',
   '/balance                show the remaining credits',
   '/video <model> <prompt> generate a video and follow it to its URL',
-  '/image <prompt>         generate an image with the first image model, show its URL',
+  '/image <prompt>         generate an image (first image model), print its URL',
   '/attach <image path>    upload an image and send it with the next prompt',
   '/detach                 drop the images attached so far',
   '/clear                  start a new conversation',
