@@ -278,10 +278,19 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     expect(price).toBeGreaterThan(0);
     await page.getByLabel('Image model').selectOption('dall-e-2');
     await page.getByLabel('Image size').selectOption('512x512');
+    // A refusal is the gateway's error in the error note: dall-e-2 takes 1,000 characters at most.
+    await page.getByLabel('Image prompt').fill('x'.repeat(1_001));
+    await page.getByRole('button', { name: 'Generate image' }).click();
+    const refusal = page.locator('.image-panel').getByRole('alert');
+    await refusal.waitFor({ timeout: 15_000 });
+    expect(await refusal.textContent()).toMatch(/^400unsupported_value dall-e-2 takes a prompt/);
+    expect(await page.getByTestId('image-cost').count()).toBe(0);
+
     await page.getByLabel('Image prompt').fill('A red kite over a grey sea');
     await page.getByRole('button', { name: 'Generate image' }).click();
     const generated = page.getByTestId('generated-image');
     await generated.waitFor({ timeout: 15_000 });
+    expect(await refusal.count()).toBe(0);
     const src = (await generated.locator('img').getAttribute('src')) ?? '';
     expect(src.startsWith(`${gateway.cdnUrl}/files/file-`)).toBe(true);
     // Chromium fetched and decoded it: the size asked for.
