@@ -40,6 +40,7 @@ export {
   generateImages,
   type ImageRequest,
   imageUrls,
+  NoImageModelError,
 } from './image-generation.js';
 export type { KeysCommand } from './keys-args.js';
 export { App, type AppProps } from './ui/App.js';
