@@ -1,10 +1,12 @@
-// The demo: connection settings and the key's balance on top, then an image upload, the chat and
-// video panels, and the operator panel (keys and usage), one client for all of them.
+// The demo: connection settings and the key's balance on top, then an image upload, image
+// generation, the chat and video panels, and the operator panel (keys and usage), one client for
+// all of them.
 import { createClient, type FileObject } from '@modelgate/core';
 import { type FormEvent, useCallback, useMemo, useState } from 'react';
 import { ChatPanel } from './ChatPanel.js';
 import { formatCredits } from './credits.js';
 import { ErrorNote } from './ErrorNote.js';
+import { ImagePanel } from './ImagePanel.js';
 import { ImageUpload } from './ImageUpload.js';
 import { OperatorPanel } from './OperatorPanel.js';
 import { useSettings } from './settings.js';
@@ -29,6 +31,7 @@ export function App() {
   const onSpent = useCallback(() => setSpent((n) => n + 1), []);
   const balance = useBalance(client, spent);
   const textModels = models.filter((m) => m.type === 'text');
+  const imageModels = models.filter((m) => m.type === 'image');
   const videoModels = models.filter((m) => m.type === 'video');
 
   const onSave = (event: FormEvent) => {
@@ -66,7 +69,7 @@ export function App() {
               ? 'Loading models…'
               : error
                 ? 'Not connected'
-                : `Connected: ${textModels.length} text and ${videoModels.length} video models`}
+                : `Connected: ${textModels.length} text, ${imageModels.length} image and ${videoModels.length} video models`}
         </span>
         {balance.summary && (
           <span className="balance" data-testid="balance">
@@ -89,6 +92,17 @@ export function App() {
       {client && models.length > 0 && (
         <>
           <ImageUpload client={client} image={image} onUploaded={setImage} />
+          {/* Like the video panel: another key starts it afresh. A chosen image becomes "the
+              image" an upload would be: the video panel's first frame, the chat's attachment. */}
+          {imageModels.length > 0 && (
+            <ImagePanel
+              key={`${settings.baseUrl} ${settings.apiKey}`}
+              client={client}
+              models={imageModels}
+              onSpent={onSpent}
+              onUseAsFirstFrame={setImage}
+            />
+          )}
           <div className="panels">
             <ChatPanel client={client} models={textModels} image={image} onSpent={onSpent} />
             {/* A task belongs to the key that submitted it: another key starts the panel afresh. */}

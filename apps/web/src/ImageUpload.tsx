@@ -49,7 +49,7 @@ export function ImageUpload({
       <ErrorNote error={error} />
       {image && (
         <figure className="uploaded" data-testid="uploaded-image">
-          <img src={image.url} alt="The uploaded file" />
+          <img src={image.url} alt="The file the panels use, uploaded or generated" />
           <figcaption>
             <code>{image.id}</code> · {Math.round(image.size / 1024)} KiB — usable as a video's
             first frame, and attachable to a chat message.

@@ -17,8 +17,9 @@ export function VideoPanel({
   /** A task was submitted or finished: the balance changed. */
   onSpent: () => void;
 }) {
-  const [useImage, setUseImage] = useState(true);
-  const withImage = image !== null && useImage;
+  // Unticking declines this image only: a new one (uploaded, or chosen in the image panel) is used.
+  const [declined, setDeclined] = useState<string | null>(null);
+  const withImage = image !== null && declined !== image.id;
   // A model that needs a first frame is offered once an image is uploaded and chosen; a model that
   // takes none is not offered with one.
   const offered = (m: Model) =>
@@ -92,7 +93,7 @@ export function VideoPanel({
             aria-label="Use the uploaded image as the first frame"
             checked={withImage}
             disabled={!image}
-            onChange={(e) => setUseImage(e.target.checked)}
+            onChange={(e) => setDeclined(e.target.checked || !image ? null : image.id)}
           />
           First frame: {image ? <code>{image.id}</code> : 'upload an image above'}
         </label>

@@ -124,7 +124,9 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
   it('connects across origins with a typed key, lists the models and shows the balance', async () => {
     await page.goto(appUrl());
     await connect(gateway.apiKey);
-    await page.getByText(/Connected: \d+ text and 9 video models/).waitFor({ timeout: 15_000 });
+    await page
+      .getByText(/Connected: \d+ text, 3 image and 9 video models/)
+      .waitFor({ timeout: 15_000 });
     await page.getByTestId('balance').waitFor({ timeout: 15_000 });
     const summary = await api.billing.creditGrants();
     expect(await balanceText()).toContain(
@@ -269,6 +271,84 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     await shot('08-video-from-image');
   });
 
+  it('generates an image, shows it from the CDN with its cost, and makes a video from it', async () => {
+    const before = await balanceText();
+    const price = (await api.models.list()).data.find((m) => m.id === 'dall-e-2')?.image
+      ?.price_per_image.standard?.['512x512'];
+    expect(price).toBeGreaterThan(0);
+    await page.getByLabel('Image model').selectOption('dall-e-2');
+    await page.getByLabel('Image size').selectOption('512x512');
+    // A refusal is the gateway's error in the error note: dall-e-2 takes 1,000 characters at most.
+    await page.getByLabel('Image prompt').fill('x'.repeat(1_001));
+    await page.getByRole('button', { name: 'Generate image' }).click();
+    const refusal = page.locator('.image-panel').getByRole('alert');
+    await refusal.waitFor({ timeout: 15_000 });
+    expect(await refusal.textContent()).toMatch(/^400unsupported_value dall-e-2 takes a prompt/);
+    expect(await page.getByTestId('image-cost').count()).toBe(0);
+
+    await page.getByLabel('Image prompt').fill('A red kite over a grey sea');
+    await page.getByRole('button', { name: 'Generate image' }).click();
+    const generated = page.getByTestId('generated-image');
+    await generated.waitFor({ timeout: 15_000 });
+    expect(await refusal.count()).toBe(0);
+    const src = (await generated.locator('img').getAttribute('src')) ?? '';
+    expect(src.startsWith(`${gateway.cdnUrl}/files/file-`)).toBe(true);
+    // Chromium fetched and decoded it: the size asked for.
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLImageElement>('[data-testid=generated-image] img')
+          ?.naturalWidth === 512,
+      undefined,
+      { timeout: 15_000 },
+    );
+    // What was charged is the model's price for that size, and the balance is read again.
+    expect(await page.getByTestId('image-cost').textContent()).toBe(
+      `Charged ${price?.toLocaleString('en-US', { maximumFractionDigits: 6 })} credits for 1 image`,
+    );
+    await page.waitForFunction(
+      (old) => document.querySelector('[data-testid=balance]')?.textContent !== old,
+      before,
+      { timeout: 15_000 },
+    );
+    await shot('09-image-generated');
+
+    // Handed to the video panel as its first frame, in place of the uploaded image — ticked even
+    // where the uploaded one had been declined.
+    const useFrame = page.getByLabel('Use the uploaded image as the first frame');
+    await useFrame.uncheck();
+    const previousTask = await page.evaluate(
+      () => document.querySelector('[data-testid=video-status] code')?.textContent ?? null,
+    );
+    await page.getByRole('button', { name: 'Use as first frame' }).click();
+    await page.getByRole('button', { name: 'First frame ✓' }).waitFor({ timeout: 15_000 });
+    const fileId = /\/files\/(file-\w+)\./.exec(src)?.[1] ?? '';
+    await page.locator('.video-form code', { hasText: fileId }).waitFor({ timeout: 15_000 });
+    expect(await useFrame.isChecked()).toBe(true);
+    expect(await page.getByTestId('uploaded-image').locator('img').getAttribute('src')).toBe(src);
+    // runway-gen4-turbo refuses a request without a first frame: it completing proves one went.
+    await page.getByLabel('Video model').selectOption('runway-gen4-turbo');
+    await page.getByLabel('Video prompt').fill('The kite climbs into the wind');
+    await page.getByRole('button', { name: 'Generate video' }).click();
+    const status = page.getByTestId('video-status');
+    // A new task: its id replaces the earlier one's.
+    await page.waitForFunction(
+      (old) => {
+        const id = document.querySelector('[data-testid=video-status] code')?.textContent;
+        return id !== undefined && id !== old && id !== '…';
+      },
+      previousTask,
+      { timeout: 15_000 },
+    );
+    await expect
+      .poll(() => status.getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('completed');
+    const taskId = (await status.locator('code').textContent()) ?? '';
+    const task = await api.video.generations.retrieve(taskId);
+    expect(task).toMatchObject({ model: 'runway-gen4-turbo', status: 'completed' });
+    await page.getByTestId('video-result').waitFor({ timeout: 15_000 });
+    await shot('10-video-from-generated-image');
+  });
+
   // The operator panel. A key made here spends, is listed, and is revoked.
   const demoName = 'operator-demo';
   let demo: ModelgateClient;
@@ -308,7 +388,9 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     // The video task of the earlier test belongs to the earlier key: the panel starts afresh
     // instead of polling it with this one (404 task_not_found).
     expect(await page.getByText('task_not_found').count()).toBe(0);
-    await shot('09-usage-of-a-normal-key');
+    // The image panel starts afresh too: the earlier key's images are gone.
+    expect(await page.getByTestId('generated-image').count()).toBe(0);
+    await shot('11-usage-of-a-normal-key');
   });
 
   it("with the admin key shows every key's usage, by day or by hour, read again after a chat", async () => {
@@ -335,7 +417,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     await expect.poll(() => bars.count(), { timeout: 15_000 }).toBe(24);
     expect(Number(await bars.last().getAttribute('height'))).toBeGreaterThan(0);
     await expect.poll(totalsCells).toEqual(totalsRow(after));
-    await shot('10-operator-usage-by-hour');
+    await shot('12-operator-usage-by-hour');
     await page.getByRole('button', { name: 'Last 7 days' }).click();
     await expect.poll(() => bars.count(), { timeout: 15_000 }).toBe(7);
   });
@@ -366,7 +448,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
       `${credits(listed.used / 1_000_000)} / 5.00`,
       credits((listed.remaining ?? 0) / 1_000_000),
     ]);
-    await shot('11-operator-keys');
+    await shot('13-operator-keys');
   });
 
   it('revokes a key after a confirm: its row turns revoked and the key is refused', async () => {
@@ -384,7 +466,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     );
     expect(refused?.status).toBe(401);
     expect(refused?.code).toBe('revoked_api_key');
-    await shot('12-key-revoked');
+    await shot('14-key-revoked');
 
     // The key the page is using cannot revoke itself: the gateway's 409 is shown.
     const self = (await admin.keys.list({ limit: 100 })).data.find((key) =>
@@ -398,7 +480,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     expect(await refusal.textContent()).toContain('409');
     expect(await refusal.textContent()).toContain('revoking_own_key');
     expect(await selfRow.locator('.key-status').textContent()).toBe('active');
-    await shot('13-revoke-own-key-refused');
+    await shot('15-revoke-own-key-refused');
 
     // The status filter asks the gateway for the revoked keys only.
     await page.getByLabel('Key status').selectOption('revoked');

@@ -2,6 +2,7 @@
 import { type OptionValues, parseWithNode } from './cli-options.js';
 import type { ConfigFlags } from './config.js';
 import { isProfileKey, PROFILE_KEYS, type ProfileKey } from './config-file.js';
+import { type ImageCommand, imageCommand } from './image-args.js';
 import { type KeysCommand, keysCommand } from './keys-args.js';
 import { creditsToUnits, positiveNumber } from './numbers.js';
 import { type UsageCommand, usageCommand } from './usage-args.js';
@@ -24,6 +25,7 @@ export type Command =
   | { name: 'video-list'; limit?: number }
   | { name: 'video-cancel'; taskId: string }
   | { name: 'upload'; file: string }
+  | ImageCommand
   | { name: 'token-create'; tokenName: string /** Quota in units. */; quota: number }
   | KeysCommand
   | UsageCommand
@@ -62,6 +64,9 @@ Commands:
   video list [--limit N]        the key's tasks, newest first
   video cancel <task_id>        cancel a task
   upload <file>                 upload an image, print its URL
+  image <prompt> [--model M] [--size S] [--quality Q] [--n N] [--out PATH]
+                                generate images, print their URLs (--out: save them too,
+                                PATH-1, PATH-2, … when --n > 1; an existing file is kept)
   token create --name N --quota CREDITS
                                 create an API key (needs the admin key)
   keys list [--status active|revoked|expired] [--limit N] [--all]
@@ -84,6 +89,7 @@ Options:
   --api-key <key>     API key (env MODELGATE_API_KEY)
   --admin-key <key>   admin key for token create, keys and usage (env MODELGATE_ADMIN_KEY)
   -m, --model <id>    chat model (env MODELGATE_MODEL, default gpt-4o-mini); for video: the video model;
+                      for image: the image model (default: the first \`models\` lists);
                       for usage: only that model's usage
   --profile <name>    profile of the config file (env MODELGATE_PROFILE)
   --json              print JSON
@@ -155,6 +161,8 @@ function toCommand(
       return rest.length === 1 && rest[0]
         ? { name: 'upload', file: rest[0] }
         : { message: 'usage: modelgate upload <file>' };
+    case 'image':
+      return imageCommand(rest, values);
     case 'token':
       return tokenCommand(rest, values);
     case 'keys':

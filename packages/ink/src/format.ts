@@ -23,15 +23,27 @@ export function formatBalance(summary: CreditSummary): string {
 /** The order of the model table's groups: what a chat uses first. */
 const TYPE_ORDER: Record<Model['type'], number> = { text: 0, image: 1, video: 2 };
 
-/** Models as aligned rows `id  type  owned_by`: text models, then image, then video models. */
+/**
+ * Models as aligned rows `id  type  owned_by`, an image model's sizes after them (what `--size`
+ * takes): text models, then image, then video models.
+ *
+ * @example
+ * ```ts
+ * formatModelTable(list.data);
+ * // → ['gpt-4o-mini  text   openai', …, 'dall-e-3     image  openai  1024x1024 1792x1024 1024x1792', …]
+ * ```
+ */
 export function formatModelTable(models: readonly Model[], current?: string): string[] {
   const sorted = [...models].sort(
     (a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.id.localeCompare(b.id),
   );
-  const width = Math.max(0, ...sorted.map((m) => m.id.length));
+  const idWidth = Math.max(0, ...sorted.map((m) => m.id.length));
+  const ownerWidth = Math.max(0, ...sorted.map((m) => m.owned_by.length));
   return sorted.map((m) => {
     const marker = current === undefined ? '' : m.id === current ? '* ' : '  ';
-    return `${marker}${m.id.padEnd(width)}  ${m.type.padEnd(5)}  ${m.owned_by}`;
+    const sizes = m.image?.sizes.join(' ') ?? '';
+    const row = `${marker}${m.id.padEnd(idWidth)}  ${m.type.padEnd(5)}  ${m.owned_by.padEnd(ownerWidth)}  ${sizes}`;
+    return row.trimEnd();
   });
 }
 

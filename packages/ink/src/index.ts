@@ -3,6 +3,7 @@ export { type Command, type ParsedArgs, parseCliArgs, USAGE, type UsageError } f
 export { userMessage } from './chat-content.js';
 export { runBalanceCommand, runModelsCommand } from './commands/account.js';
 export { type ChatCommandInput, runChatCommand } from './commands/chat.js';
+export { type ImageCommandInput, runImageCommand } from './commands/image.js';
 export { type CommandIO, ExitCode } from './commands/io.js';
 export { type KeysCommandInput, runKeysCommand } from './commands/keys.js';
 export { runTokenCreateCommand, type TokenCommandInput } from './commands/token.js';
@@ -32,6 +33,15 @@ export {
   readConfigFile,
 } from './config-file.js';
 export { describeError, type ErrorInfo, formatError } from './errors.js';
+export type { ImageCommand } from './image-args.js';
+export {
+  firstImageModel,
+  type GeneratedImages,
+  generateImages,
+  type ImageRequest,
+  imageUrls,
+  NoImageModelError,
+} from './image-generation.js';
 export type { KeysCommand } from './keys-args.js';
 export { App, type AppProps } from './ui/App.js';
 export { ModelPicker, type ModelPickerProps } from './ui/ModelPicker.js';

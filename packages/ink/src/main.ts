@@ -10,6 +10,7 @@ import {
   runConfigSet,
   runConfigUse,
 } from './commands/config.js';
+import { runImageCommand } from './commands/image.js';
 import { type CommandIO, ExitCode } from './commands/io.js';
 import { runKeysCommand } from './commands/keys.js';
 import { runTokenCreateCommand } from './commands/token.js';
@@ -102,6 +103,11 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
       return runVideoListCommand({ client, json, limit: command.limit }, io);
     case 'upload':
       return runUploadCommand({ client, json, file: command.file }, io);
+    case 'image': {
+      // `name` is the command's, not a field of the request body.
+      const { name, ...request } = command;
+      return runImageCommand({ client, json, ...request }, io);
+    }
     case 'token-create': {
       const { tokenName: name, quota } = command;
       return runTokenCreateCommand({ adminClient: adminClient(config), name, quota, json }, io);

@@ -12,6 +12,7 @@ export type InputAction =
   | { kind: 'attach' /** `undefined`: list what is attached. */; path: string | undefined }
   | { kind: 'detach' }
   | { kind: 'video'; model: string; prompt: string }
+  | { kind: 'image'; prompt: string }
   | { kind: 'invalid'; message: string };
 
 /** The `/help` text, one command a line. */
@@ -20,6 +21,7 @@ export const SLASH_HELP: readonly string[] = [
   '/models                 list the models behind the gateway',
   '/balance                show the remaining credits',
   '/video <model> <prompt> generate a video and follow it to its URL',
+  '/image <prompt>         generate an image (first image model), print its URL',
   '/attach <image path>    upload an image and send it with the next prompt',
   '/detach                 drop the images attached so far',
   '/clear                  start a new conversation',
@@ -70,6 +72,13 @@ export function parseInputLine(line: string): InputAction | undefined {
         return { kind: 'invalid', message: 'usage: /video <model> <prompt>' };
       }
       return { kind: 'video', model, prompt: prompt.join(' ') };
+    }
+    case 'image': {
+      // The rest of the line as typed, like /attach's path.
+      const prompt = text.slice(1 + command.length).trim();
+      return prompt === ''
+        ? { kind: 'invalid', message: 'usage: /image <prompt>' }
+        : { kind: 'image', prompt };
     }
     default:
       return { kind: 'invalid', message: `unknown command /${command} (try /help)` };

@@ -1,4 +1,4 @@
-// The chat screen's model picker, code blocks, cost per turn, attachments and status line.
+// The chat screen's model picker, code blocks, cost per turn, attachments, status line and /image.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,5 +132,48 @@ describe('chat screen features', () => {
     } finally {
       app.unmount();
     }
+  });
+});
+
+describe('/image', () => {
+  it('generates one image with the first image model and prints its URL; /help lists it', async () => {
+    const { data } = await client.models.list();
+    const first = data.find((m) => m.type === 'image')?.id;
+    const app = render(<App config={config} />);
+    await typeLine(app, '/help');
+    await waitForFrame(app.lastFrame, (f) => f.includes('/image <prompt>'));
+    await typeLine(app, '/image a lighthouse at dusk');
+    const frame = await waitForFrame(app.lastFrame, (f) => f.includes('✓ image'));
+    const match = flat(frame).match(/image: a lighthouse at dusk ✓ image (\S+) (\S+)/);
+    expect(match?.[1]).toBe(first);
+    const url = match?.[2] ?? '';
+    expect(url).toMatch(/^https?:\/\/\S+\/files\/file-\w+\.\w+$/);
+    const image = await fetch(url);
+    expect(image.headers.get('content-type')).toMatch(/^image\//);
+    expect(frame).toContain('Enter to send');
+  });
+
+  it('shows why no image came: no prompt, a key without credit, a key without image models', async () => {
+    const admin = createClient({ baseUrl: gateway.url, apiKey: gateway.adminKey });
+    const broke = await admin.tokens.create({ name: 'image-broke', quota: 0 });
+    const textOnly = await admin.tokens.create({
+      name: 'image-text-only',
+      quota: 1_000_000,
+      models: ['gpt-4o-mini'],
+    });
+    const app = render(<App config={config} />);
+    await typeLine(app, '/image');
+    await waitForFrame(app.lastFrame, (f) => f.includes('✗ Error invalid_command: usage: /image'));
+
+    const poor = render(<App config={{ ...config, apiKey: broke.key }} />);
+    await typeLine(poor, '/image a castle');
+    const refused = await waitForFrame(poor.lastFrame, (f) => f.includes('✗ Error'));
+    expect(refused).toMatch(/✗ Error 402 \w+: \S/);
+
+    const limited = render(<App config={{ ...config, apiKey: textOnly.key }} />);
+    await typeLine(limited, '/image a castle');
+    const none = await waitForFrame(limited.lastFrame, (f) => f.includes('✗ Error'));
+    expect(flat(none)).toContain('✗ Error no_image_model_error: The gateway lists no image model');
+    expect(none).not.toMatch(/\n\s+at /);
   });
 });

@@ -68,7 +68,12 @@ describe('modelgate models / balance', () => {
     const types = lines.map((line) => line.split(/\s+/)[1]);
     expect(types.lastIndexOf('text')).toBeLessThan(types.indexOf('image'));
     expect(types.lastIndexOf('image')).toBeLessThan(types.indexOf('video'));
-    expect(result.stdout).toMatch(/^dall-e-3\s+image\s+openai$/m);
+    // An image model's sizes follow it, in the gateway's order: what --size takes.
+    expect(result.stdout).toMatch(/^dall-e-3\s+image\s+openai\s+1024x1024 1792x1024 1024x1792$/m);
+    for (const model of data.filter((m) => m.type === 'image')) {
+      const line = lines.find((l) => l.startsWith(`${model.id} `));
+      expect(line?.split(/ {2,}/).at(-1)).toBe(model.image?.sizes.join(' '));
+    }
   });
 
   it('prints the balance, and JSON with --json', async () => {
@@ -86,5 +91,6 @@ describe('modelgate models / balance', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('chat <prompt|->');
+    expect(help.stdout).toContain('image <prompt> [--model M] [--size S] [--quality Q] [--n N]');
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { assertBuilt, CLI_PATH } from './cli-bin.js';
 import { writePng } from './images.js';
 
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const repoRoot = join(packageDir, '..', '..');
 const gateway = inject('gateway');
@@ -124,6 +125,10 @@ describe('README snippets', () => {
     expect(result.stdout).toMatch(/^vt_\w+ {2}vidu-q2 {2}cancelled/m);
     expect(result.stdout.match(/^https?:\/\/\S+\.mp4$/gm)).toHaveLength(2);
     expect(result.stdout).toMatch(/^https?:\/\/\S+\/files\/file-\w+\.png$/m);
+    // `image --out` saved real PNGs: one by its name, two numbered.
+    for (const name of ['boat.png', 'kite-1.png', 'kite-2.png']) {
+      expect(readFileSync(join(cwd, name)).subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    }
     expect(result.stdout).toMatch(/"name": "ci"/);
     // The profiles: the README's two and `dev` made by `config set`; after `config use dev` the
     // model resolves to dev's.

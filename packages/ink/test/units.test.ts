@@ -7,6 +7,7 @@ import { loadConfig, selectProfile } from '../src/config.js';
 import { configFilePath } from '../src/config-file.js';
 import { describeError, formatError } from '../src/errors.js';
 import { formatBalance, formatCreditsLeft } from '../src/format.js';
+import { outputPaths } from '../src/image-files.js';
 import { parseInputLine } from '../src/slash-commands.js';
 import { lastParagraphBreak, splitMarkdown } from '../src/ui/markdown.js';
 import { fitStatusLine } from '../src/ui/status-text.js';
@@ -47,6 +48,12 @@ describe('parseInputLine', () => {
       prompt: 'a red fox',
     });
     expect(parseInputLine('/video vidu-q2')).toMatchObject({ kind: 'invalid' });
+    // The prompt as typed, inner spacing kept.
+    expect(parseInputLine('/image  a red  fox ')).toEqual({ kind: 'image', prompt: 'a red  fox' });
+    expect(parseInputLine('/image')).toEqual({
+      kind: 'invalid',
+      message: 'usage: /image <prompt>',
+    });
     expect(parseInputLine('/EXIT')).toEqual({ kind: 'exit' });
     expect(parseInputLine('/what')).toMatchObject({ kind: 'invalid' });
   });
@@ -141,6 +148,54 @@ describe('parseCliArgs (one-shot commands)', () => {
     });
     expect(parseCliArgs(['config', 'set', 'colour', 'red'])).toMatchObject({ ok: false });
     expect(parseCliArgs(['upload'])).toMatchObject({ ok: false });
+  });
+
+  it('parses image: the prompt, the model only from --model, sizes and qualities the spec has', () => {
+    const parsed = parseCliArgs([
+      'image',
+      'a',
+      'fox',
+      '--size',
+      '1792x1024',
+      '--quality',
+      'hd',
+      '--n',
+      '2',
+      '--out',
+      'f.png',
+    ]);
+    expect(parsed).toMatchObject({
+      ok: true,
+      command: {
+        name: 'image',
+        prompt: 'a fox',
+        size: '1792x1024',
+        quality: 'hd',
+        n: 2,
+        out: 'f.png',
+      },
+    });
+    // MODELGATE_MODEL is the chat model: it never becomes the image model.
+    expect(parsed.ok && parsed.command).not.toHaveProperty('model');
+    expect(parseCliArgs(['image', 'x', '-m', 'dall-e-2'])).toMatchObject({
+      command: { name: 'image', model: 'dall-e-2' },
+    });
+    expect(parseCliArgs(['image', 'x', '--n', '1.5'])).toMatchObject({ ok: false });
+    expect(parseCliArgs(['image', 'x', '--size', '100x100'])).toMatchObject({ ok: false });
+    expect(parseCliArgs(['image', 'x', '--out', ' '])).toMatchObject({ ok: false });
+  });
+});
+
+describe('outputPaths', () => {
+  it('is the name itself for one image, numbered before the extension for more', () => {
+    expect(outputPaths('out/fox.png', 1)).toEqual(['out/fox.png']);
+    expect(outputPaths('out/fox.png', 3)).toEqual([
+      'out/fox-1.png',
+      'out/fox-2.png',
+      'out/fox-3.png',
+    ]);
+    expect(outputPaths('fox', 2)).toEqual(['fox-1', 'fox-2']);
+    expect(outputPaths('.hidden', 2)).toEqual(['.hidden-1', '.hidden-2']);
   });
 });
 

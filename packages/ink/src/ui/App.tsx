@@ -7,6 +7,7 @@ import { userMessage } from '../chat-content.js';
 import type { CliConfig } from '../config.js';
 import { describeError } from '../errors.js';
 import { formatBalance, formatCount, formatModelTable, formatTurnCost } from '../format.js';
+import { generateImages, imageUrls } from '../image-generation.js';
 import { type InputAction, parseInputLine, SLASH_HELP } from '../slash-commands.js';
 import { ModelPicker } from './ModelPicker.js';
 import { PromptInput } from './PromptInput.js';
@@ -141,6 +142,21 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
     [append, videos, refreshCredits],
   );
 
+  // One image from the key's first image model; its URL goes to the scrollback.
+  const makeImage = useCallback(
+    async (prompt: string) => {
+      append({ kind: 'info', lines: [`image: ${prompt}`] });
+      try {
+        const { model: by, response } = await generateImages(client, { prompt, n: 1 });
+        append(...imageUrls(response).map((url) => ({ kind: 'image' as const, model: by, url })));
+      } catch (error) {
+        append({ kind: 'error', error: describeError(error) });
+      }
+      void refreshCredits();
+    },
+    [append, client, refreshCredits],
+  );
+
   // The picker offers the text models: a video model cannot answer a chat.
   const openPicker = useCallback(async () => {
     try {
@@ -212,6 +228,8 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
         }
         case 'video':
           return startVideo(action.model, action.prompt);
+        case 'image':
+          return makeImage(action.prompt);
         case 'invalid':
           return append({
             kind: 'error',
@@ -226,6 +244,7 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
       chat,
       client,
       exit,
+      makeImage,
       model,
       openPicker,
       refreshCredits,

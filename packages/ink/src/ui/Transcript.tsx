@@ -24,7 +24,8 @@ export type Entry =
     }
   | { id: number; kind: 'error'; error: ErrorInfo }
   | { id: number; kind: 'info'; lines: string[] }
-  | { id: number; kind: 'video'; prompt: string; task: VideoTask };
+  | { id: number; kind: 'video'; prompt: string; task: VideoTask }
+  | { id: number; kind: 'image'; model: string; url: string };
 
 export function EntryView({ entry }: { entry: Entry }) {
   switch (entry.kind) {
@@ -65,6 +66,14 @@ export function EntryView({ entry }: { entry: Entry }) {
       );
     case 'video':
       return <FinishedVideo prompt={entry.prompt} task={entry.task} />;
+    case 'image':
+      // The URL on a line of its own, so a terminal can open it.
+      return (
+        <Box flexDirection="column">
+          <Text color="green">✓ image {entry.model}</Text>
+          <Text>{entry.url}</Text>
+        </Box>
+      );
   }
 }
 
