@@ -58,15 +58,23 @@ export function takeArrivedBody(c: Context): void {
 }
 
 /**
+ * The Content-Length of a request that has one (Node's parser then delivers exactly that many
+ * bytes, so it bounds the body); null for a chunked body.
+ */
+export function declaredLength(incoming: IncomingMessage): number | null {
+  const length = incoming.headers['content-length'];
+  if (length === undefined || incoming.headers['transfer-encoding'] !== undefined) return null;
+  return Number.parseInt(length, 10);
+}
+
+/**
  * The body of a Node request when all of it has arrived and nothing has read it yet, taken from
  * the stream's buffer synchronously (see {@link takeArrivedBody}); null otherwise.
  */
 export function arrivedBody(incoming: IncomingMessage): Buffer | null {
   if (incoming.readableDidRead || incoming.readableFlowing) return null;
-  const length = incoming.headers['content-length'];
-  if (length === undefined || incoming.headers['transfer-encoding'] !== undefined) return null;
-  const size = Number.parseInt(length, 10);
-  if (!(size > 0) || incoming.readableLength !== size) return null;
+  const size = declaredLength(incoming);
+  if (size === null || !(size > 0) || incoming.readableLength !== size) return null;
   const body: Buffer | null = incoming.read();
   if (!body) return null;
   // Flowing from here, so the end of the message still emits 'end' and 'close' as after a read.

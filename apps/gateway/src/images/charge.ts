@@ -27,32 +27,23 @@ export class ImageCharge {
   settle(units: number, usage: ImagesUsage | undefined): void {
     if (this.done) return;
     this.done = true;
-    const { billing, log } = this.settlements;
-    const written = billing
-      .settle(this.keyId, this.reserved, units, undefined, {
-        kind: 'image',
-        model: this.model,
-        inputTokens: usage?.input_tokens,
-        outputTokens: usage?.output_tokens,
-        requestId: this.requestId,
-      })
-      .then(
-        () => {},
-        (err: unknown) => log.error('image settlement failed', { request_id: this.requestId, err }),
-      );
-    this.settlements.track(written);
+    this.settlements.settle(this.keyId, this.reserved, units, {
+      kind: 'image',
+      model: this.model,
+      inputTokens: usage?.input_tokens,
+      outputTokens: usage?.output_tokens,
+      requestId: this.requestId,
+    });
   }
 
   /** Gives the whole reservation back: no image reached the client. */
   refund(): void {
     if (this.done) return;
     this.done = true;
-    const { billing, log } = this.settlements;
-    this.settlements.track(
-      billing.refund(this.keyId, this.reserved).catch((err: unknown) => {
-        log.error('image refund failed', { request_id: this.requestId, err });
-      }),
-    );
+    this.settlements.refund(this.keyId, this.reserved, {
+      kind: 'image',
+      requestId: this.requestId,
+    });
   }
 }
 

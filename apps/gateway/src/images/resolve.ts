@@ -2,7 +2,7 @@
  * Stage 1: which image model the request names, and whether its key may use it. Nothing is held
  * yet, so a refusal here costs the key nothing.
  */
-import { ApiError, notFound } from '../http/errors.js';
+import { forbidden, notFound } from '../http/errors.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { ImageCatalog, ImageModel } from './catalog.js';
 
@@ -18,10 +18,7 @@ export function resolveImageModel(catalog: ImageCatalog, id: string, key: AuthKe
     throw notFound(`The image model "${id}" does not exist.`, 'model_not_found', 'model');
   }
   if (key.models !== null && !key.models.includes(id)) {
-    throw new ApiError(403, 'permission_error', `This key may not use the model "${id}".`, {
-      code: 'model_not_allowed',
-      param: 'model',
-    });
+    throw forbidden(`This key may not use the model "${id}".`, 'model_not_allowed', 'model');
   }
   return model;
 }

@@ -1,7 +1,7 @@
 /**
  * What the text service answers, free of any HTTP framework: the head's headers and either the
  * whole JSON body or a writer that streams the body into a {@link StreamSink}. The status is 200:
- * every refusal is a thrown ApiError. The HTTP edge writes it (http/text-edge.ts).
+ * every refusal is a thrown ApiError. The text edge writes it (http/text-edge/).
  */
 import type { StreamWriter } from '../http/stream-sink.js';
 

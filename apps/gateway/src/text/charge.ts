@@ -5,12 +5,15 @@
  * latency path; the charge itself is in this instance's journal before `settle` returns
  * (apps/gateway/LEDGER.md). `Settlements.drain()` waits for the writes still running.
  */
-import type { Billing } from '../billing/billing.js';
+import type { Billing, UsageMeta } from '../billing/billing.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { TokenHold } from '../limits/http.js';
 import type { TextModel } from '../models/catalog.js';
 import type { Logger } from '../observability/logger.js';
 import { costUnits } from './cost.js';
+
+/** The usage a settlement records: always of a kind, and for one request. */
+export type SettledUsage = UsageMeta & { kind: string; requestId: string };
 
 /** The settlement writes still running, so shutdown can wait for them. */
 export class Settlements {
@@ -24,6 +27,28 @@ export class Settlements {
   track(work: Promise<void>): void {
     this.running.add(work);
     void work.finally(() => this.running.delete(work));
+  }
+
+  /**
+   * Replaces a reservation by `units` and records the usage row. The charge is journaled before
+   * this returns; the database write runs behind it, tracked, and a failed write is logged.
+   */
+  settle(keyId: number, reserved: number, units: number, meta: SettledUsage): void {
+    const written = this.billing.settle(keyId, reserved, units, undefined, meta).then(
+      () => {},
+      (err: unknown) =>
+        this.log.error(`${meta.kind} settlement failed`, { request_id: meta.requestId, err }),
+    );
+    this.track(written);
+  }
+
+  /** Gives a whole reservation back, tracked; a failed write is logged. */
+  refund(keyId: number, reserved: number, what: Pick<SettledUsage, 'kind' | 'requestId'>): void {
+    this.track(
+      this.billing.refund(keyId, reserved).catch((err: unknown) => {
+        this.log.error(`${what.kind} refund failed`, { request_id: what.requestId, err });
+      }),
+    );
   }
 
   async drain(): Promise<void> {
@@ -55,21 +80,14 @@ export class Charge {
   settle(inputTokens: number, outputTokens: number): void {
     if (this.done) return;
     this.done = true;
-    const { billing, log } = this.settlements;
     const units = costUnits(this.model.price, inputTokens, outputTokens);
-    const written = billing
-      .settle(this.key.id, this.reserved, units, undefined, {
-        kind: 'text',
-        model: this.model.id,
-        inputTokens,
-        outputTokens,
-        requestId: this.requestId,
-      })
-      .then(
-        () => {},
-        (err: unknown) => log.error('text settlement failed', { request_id: this.requestId, err }),
-      );
-    this.settlements.track(written);
+    this.settlements.settle(this.key.id, this.reserved, units, {
+      kind: 'text',
+      model: this.model.id,
+      inputTokens,
+      outputTokens,
+      requestId: this.requestId,
+    });
     this.settlements.track(this.tokens.settle(inputTokens + outputTokens));
   }
 
@@ -77,12 +95,10 @@ export class Charge {
   refund(): void {
     if (this.done) return;
     this.done = true;
-    const { billing, log } = this.settlements;
     this.settlements.track(this.tokens.release());
-    this.settlements.track(
-      billing.refund(this.key.id, this.reserved).catch((err: unknown) => {
-        log.error('text refund failed', { request_id: this.requestId, err });
-      }),
-    );
+    this.settlements.refund(this.key.id, this.reserved, {
+      kind: 'text',
+      requestId: this.requestId,
+    });
   }
 }

@@ -2,7 +2,7 @@
  * Stage 1: which model the request names, and whether its key may use it. Nothing is held yet,
  * so a refusal here costs the key nothing.
  */
-import { ApiError, notFound } from '../http/errors.js';
+import { forbidden, notFound } from '../http/errors.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { TextModel, TextModelCatalog } from '../models/catalog.js';
 import type { TextRequest } from './request.js';
@@ -29,10 +29,7 @@ export async function resolveModel(
     throw notFound(`The model "${request.body.model}" does not exist.`, 'model_not_found', 'model');
   }
   if (key.models !== null && !key.models.includes(model.id)) {
-    throw new ApiError(403, 'permission_error', `This key may not use the model "${model.id}".`, {
-      code: 'model_not_allowed',
-      param: 'model',
-    });
+    throw forbidden(`This key may not use the model "${model.id}".`, 'model_not_allowed', 'model');
   }
   return model;
 }

@@ -13,20 +13,10 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../env.js';
 import { tooLarge } from '../errors.js';
-import { arrivedBody, nodeIncoming } from '../node-adapter.js';
+import { arrivedBody, declaredLength, nodeIncoming } from '../node-adapter.js';
 
 const tooLargeError = (maxBytes: number) =>
   tooLarge(`The request body exceeds ${maxBytes} bytes.`, 'body_too_large');
-
-/**
- * The Content-Length of a request that has one (Node's parser then delivers exactly that many
- * bytes, so it bounds the body); null for a chunked body.
- */
-function declaredLength(incoming: IncomingMessage): number | null {
-  const length = incoming.headers['content-length'];
-  if (length === undefined || incoming.headers['transfer-encoding'] !== undefined) return null;
-  return Number.parseInt(length, 10);
-}
 
 /**
  * 413 for a request whose declared length is over the limit, before anything is read.
@@ -107,8 +97,9 @@ export function jsonBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
     if (!incoming) return webLimit(c, next);
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();
-    if (declaredLength(incoming) !== null) {
-      refuseDeclaredOverLimit(incoming, maxBytes);
+    const declared = declaredLength(incoming);
+    if (declared !== null) {
+      if (declared > maxBytes) throw tooLargeError(maxBytes);
       return next();
     }
     if (incoming.rawBody instanceof Buffer || incoming.readableEnded) return next();
