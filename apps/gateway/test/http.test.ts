@@ -173,7 +173,7 @@ describe('HTTP edge', () => {
     expect(metrics).toContain('# TYPE modelgate_quota_units_charged_total counter');
   });
 
-  it('serves the OpenAPI document and an offline HTML reference', async () => {
+  it('serves the OpenAPI document and a reference page that loads nothing from elsewhere', async () => {
     const spec = await gw.fetch('/openapi.yaml');
     expect(spec.status).toBe(200);
     const text = await spec.text();
@@ -181,9 +181,21 @@ describe('HTTP edge', () => {
     const docs = await gw.fetch('/docs');
     expect(docs.headers.get('content-type')).toContain('text/html');
     const html = await docs.text();
-    expect(html).toContain('createChatCompletion');
-    expect(html).toContain('/v1/video/generations');
-    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href="https?:/);
+    const sources = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
+    expect(sources).toEqual(['/docs/scalar.js']);
+    expect(html).toContain('"url":"/openapi.yaml"');
+  });
+
+  it('serves the renderer bundle compressed, with a validator', async () => {
+    const res = await gw.fetch('/docs/scalar.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/javascript');
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect((await res.text()).length).toBeGreaterThan(1_000_000);
+    const etag = res.headers.get('etag');
+    expect(etag).toMatch(/^"scalar-\d+\.\d+\.\d+"$/);
+    const again = await gw.fetch('/docs/scalar.js', { headers: { 'if-none-match': etag ?? '' } });
+    expect(again.status).toBe(304);
   });
 });
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { renderMarkdown } from '../src/http/docs/markdown.js';
 import { ApiError } from '../src/http/errors.js';
 import { pickRequestId } from '../src/http/middleware/request-id.js';
 import { validateBody } from '../src/http/validate.js';
@@ -229,19 +228,5 @@ describe('request ids', () => {
     expect(pickRequestId('x'.repeat(129))).toMatch(/^req_/);
     expect(pickRequestId('<script>')).toMatch(/^req_/);
     expect(pickRequestId(undefined)).toMatch(/^req_/);
-  });
-});
-
-describe('markdown', () => {
-  it('renders the subset the spec uses and escapes HTML', () => {
-    const html = renderMarkdown(
-      '## Title\nSome `code` and **bold** <b>.\n\n- one\n- two\n\n```\na < b\n```',
-    );
-    expect(html).toContain('<h3>Title</h3>');
-    expect(html).toContain('<code>code</code>');
-    expect(html).toContain('<strong>bold</strong>');
-    expect(html).toContain('&lt;b&gt;');
-    expect(html).toContain('<ul><li>one</li><li>two</li></ul>');
-    expect(html).toContain('<pre><code>a &lt; b</code></pre>');
   });
 });

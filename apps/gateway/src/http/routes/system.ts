@@ -3,10 +3,10 @@ import type { Hono } from 'hono';
 import { sql } from 'kysely';
 import { migrationsComplete } from '../../db/migrate.js';
 import type { Services } from '../../services.js';
-import { renderDocsPage } from '../docs/render.js';
 import type { AppEnv } from '../env.js';
 import { notFound } from '../errors.js';
 import { loadOpenApiYaml } from '../openapi-source.js';
+import { registerDocsRoutes } from './docs.js';
 
 export function registerSystemRoutes(app: Hono<AppEnv>, services: Services): void {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
@@ -36,11 +36,5 @@ export function registerSystemRoutes(app: Hono<AppEnv>, services: Services): voi
     return c.body(spec, 200, { 'content-type': 'application/yaml; charset=utf-8' });
   });
 
-  let docsHtml: string | null = null;
-  app.get('/docs', (c) => {
-    const spec = loadOpenApiYaml();
-    if (!spec) throw notFound('The OpenAPI document is not available in this build.');
-    docsHtml ??= renderDocsPage(spec);
-    return c.html(docsHtml);
-  });
+  registerDocsRoutes(app);
 }
