@@ -26,6 +26,12 @@ export {
   type StreamErrorFault,
   type TaskFailFault,
 } from './faults.js';
+export {
+  createRaster,
+  decodePng,
+  type Raster,
+  rasterToPng,
+} from './images/raster.js';
 export type { SimulatorOptions } from './options.js';
 export { PROVIDER_PREFIXES } from './prefixes.js';
 export { type Simulator, startSimulator } from './server.js';

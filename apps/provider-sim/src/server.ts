@@ -74,6 +74,10 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+function isMultipart(req: IncomingMessage): boolean {
+  return /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
+}
 let requestCounter = 0;
 const REQUEST_ID_PREFIX = `req_${Math.random().toString(36).slice(2, 8)}`;
 
@@ -114,7 +118,8 @@ function createHandler(state: SimState, router: Router, stats: Stats) {
       }
       const { route } = match;
       if (!route.control) stats.record(route.name);
-      if (ctx.rawBody.length > 0) {
+      // Multipart bodies (OpenAI's image edits and variations) are read by their handlers.
+      if (ctx.rawBody.length > 0 && !isMultipart(req)) {
         try {
           ctx.body = JSON.parse(ctx.rawBody.toString('utf8'));
         } catch {

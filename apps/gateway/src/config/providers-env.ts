@@ -30,6 +30,8 @@ export interface ProviderEnv {
   vidu: ProviderCredentials;
   runway: ProviderCredentials;
   luma: ProviderCredentials;
+  /** Black Forest Labs (FLUX image models). */
+  bfl: ProviderCredentials;
   /** Any provider key set at all. */
   anyConfigured: boolean;
 }
@@ -71,6 +73,8 @@ export const PROVIDER_TABLE: Record<SimpleProvider, ProviderRow> = {
     'https://api.lumalabs.ai/dream-machine/v1',
     '/luma/dream-machine/v1',
   ],
+  // ── images (issue 23): Black Forest Labs' FLUX models ──
+  bfl: ['BFL_API_KEY', 'BFL_BASE_URL', 'https://api.bfl.ai/v1', '/bfl/v1'],
 };
 
 export const KLING_REAL_BASE = 'https://api-singapore.klingai.com';
@@ -116,6 +120,7 @@ function eachProvider(
     vidu: make(t.vidu),
     runway: make(t.runway),
     luma: make(t.luma),
+    bfl: make(t.bfl),
   };
 }
 

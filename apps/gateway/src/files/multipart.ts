@@ -8,6 +8,8 @@
  *   else console.log(part.name, await part.text(1024));
  * }
  */
+import { BlobTooLargeError } from './staging.js';
+
 export class MultipartError extends Error {
   readonly code = 'invalid_multipart';
 }
@@ -21,6 +23,11 @@ export interface MultipartPart {
   body: AsyncIterable<Uint8Array>;
   /** Reads the body as UTF-8 text, refusing more than `maxBytes`. */
   text(maxBytes: number): Promise<string>;
+  /**
+   * Reads the body whole, for a part that is used in memory (an edit's input image); throws
+   * BlobTooLargeError the moment it passes `maxBytes`.
+   */
+  bytes(maxBytes: number): Promise<Buffer>;
 }
 
 const CRLF = Buffer.from('\r\n');
@@ -157,19 +164,24 @@ export async function* readMultipart(
         }
       }
       const stream = body();
+      const collect = async (maxBytes: number, tooLarge: () => Error) => {
+        const chunks: Uint8Array[] = [];
+        let total = 0;
+        for await (const chunk of stream) {
+          total += chunk.byteLength;
+          if (total > maxBytes) throw tooLarge();
+          chunks.push(chunk);
+        }
+        return Buffer.concat(chunks);
+      };
       const part: MultipartPart = {
         name: disposition.name,
         body: stream,
         async text(maxBytes: number) {
-          const chunks: Uint8Array[] = [];
-          let total = 0;
-          for await (const chunk of stream) {
-            total += chunk.byteLength;
-            if (total > maxBytes) throw new MultipartError(`field ${disposition.name} too long`);
-            chunks.push(chunk);
-          }
-          return Buffer.concat(chunks).toString('utf8');
+          const tooLong = () => new MultipartError(`field ${disposition.name} too long`);
+          return (await collect(maxBytes, tooLong)).toString('utf8');
         },
+        bytes: (maxBytes: number) => collect(maxBytes, () => new BlobTooLargeError(maxBytes)),
       };
       if (disposition.filename !== undefined) part.filename = disposition.filename;
       if (headers['content-type'] !== undefined) part.contentType = headers['content-type'];

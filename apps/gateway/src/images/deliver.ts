@@ -10,15 +10,22 @@ import type { FilesService } from '../files/service.js';
 import type { ImageRequest } from './request.js';
 import type { UpstreamImage } from './upstream.js';
 
+/** The stored file's name, by operation: `generated-1.png`, `edited-1.png`, `variation-1.png`. */
+const FILE_PREFIX: Record<ImageRequest['operation'], string> = {
+  generate: 'generated',
+  edit: 'edited',
+  variation: 'variation',
+};
+
 /** Stores one image as a file of the key; resolves with its id and CDN URL. */
 async function storeImage(
   files: FilesService,
   keyId: number,
   image: UpstreamImage,
-  index: number,
+  name: string,
 ): Promise<{ id: string; url: string }> {
   const staged = await files.store.stage(Readable.from([image.bytes]));
-  const filename = `generated-${index + 1}.${image.type.ext}`;
+  const filename = `${name}.${image.type.ext}`;
   const file = await files.create(keyId, staged, image.type, { filename, purpose: 'image' });
   return { id: file.id, url: file.url };
 }
@@ -31,9 +38,10 @@ async function storeAll(
   files: FilesService,
   keyId: number,
   images: readonly UpstreamImage[],
+  operation: ImageRequest['operation'],
 ): Promise<string[]> {
   const stored = await Promise.allSettled(
-    images.map((image, i) => storeImage(files, keyId, image, i)),
+    images.map((image, i) => storeImage(files, keyId, image, `${FILE_PREFIX[operation]}-${i + 1}`)),
   );
   const failed = stored.find((s) => s.status === 'rejected');
   if (!failed) return stored.map((s) => (s.status === 'fulfilled' ? s.value.url : ''));
@@ -61,6 +69,6 @@ export async function deliverImages(
   if (request.responseFormat === 'b64_json') {
     return images.map((image, i) => ({ b64_json: image.base64, ...revised(i) }));
   }
-  const urls = await storeAll(files, keyId, images);
+  const urls = await storeAll(files, keyId, images, request.operation);
   return urls.map((url, i) => ({ url, ...revised(i) }));
 }

@@ -1,6 +1,6 @@
 /**
- * The image feature's entry point for the service container: the catalogue on the OpenAI
- * provider's credentials (the simulator in demo mode) and the service on top of it.
+ * The image feature's entry point for the service container: the catalogue on the image
+ * providers' credentials (the simulator in demo mode) and the service on top of it.
  */
 import type { CoreServices } from '../core-services.js';
 import type { FilesService } from '../files/service.js';
@@ -9,6 +9,10 @@ import { createImageCatalog } from './catalog.js';
 import { createImagesService, type ImagesService } from './service.js';
 
 export { IMAGE_MODEL_IDS, IMAGE_MODELS } from './models.js';
+
+/** How long an edit waits for an input image at a public URL (a slow host is the client's 400). */
+const REMOTE_IMAGE_TIMEOUT_MS = 10_000;
+
 export { createImagesService, type ImagesService } from './service.js';
 
 /**
@@ -22,14 +26,18 @@ export function createImagesFeature(
   router: Router,
 ): ImagesService {
   const { config } = core;
-  const providerName = config.demoMode ? 'simulator-openai' : 'openai';
   const images = createImagesService({
-    catalog: createImageCatalog(config.providers.openai, providerName),
+    catalog: createImageCatalog(config.providers, config.demoMode),
     billing: core.billing,
     files,
     router,
     log: core.log.child({ component: 'images' }),
     stdMetrics: core.stdMetrics,
+    inputs: {
+      cdnUrl: core.cdnUrl,
+      allowPrivate: config.callbackAllowPrivate,
+      fetchTimeoutMs: REMOTE_IMAGE_TIMEOUT_MS,
+    },
   });
   core.lifecycle.add({ name: 'images', stop: () => images.close() });
   return images;

@@ -1,13 +1,17 @@
 /**
- * The image generation service: one request, from a validated body to the answer, as a line of
- * named stages (one file each, like the text path in docs/text-path.md):
+ * The image service: one request, from a validated body to the answer, as a line of named stages
+ * (one file each, like the text path in docs/text-path.md). Generations, edits and variations
+ * take the same line; only what the route read differs (request.ts's `ImageAsk`):
  *
  *   resolveImageModel     (resolve.ts)   which model, and may this key use it      404 / 403
  *   normalizeImageRequest (request.ts)   the model's own table, defaults applied    400
+ *   loadInputImages       (inputs.ts)    the input images read and checked         400 / 404
  *   admitImage            (charge.ts)    reserve n images at the worst price        402
  *   callImageUpstream     (upstream.ts)  send, fail over, read and check the images 429 / 502 / 503 / 504
  *   deliverImages         (deliver.ts)   base64, or stored files on our CDN
  *   ImageCharge.settle    (charge.ts)    the images delivered, at what was made; or refund
+ *
+ * A streamed edit leaves the line after admitImage for stream.ts.
  */
 import type { CreateImageRequest, ImagesResponse } from '@modelgate/core';
 import type { Billing } from '../billing/billing.js';
@@ -22,12 +26,14 @@ import { Settlements } from '../text/charge.js';
 import { clientFailure } from '../text/failure.js';
 import { OVERHEAD_HEADER, OverheadClock } from '../text/overhead.js';
 import type { ImageCatalog } from './catalog.js';
-import { admitImage } from './charge.js';
+import { admitImage, type ImageCharge } from './charge.js';
 import { deliverImages } from './deliver.js';
+import { type InputDeps, type LoadedInputs, loadInputImages } from './inputs.js';
 import { chargedUnits } from './price.js';
-import { normalizeImageRequest } from './request.js';
+import { type ImageAsk, type ImageRequest, normalizeImageRequest } from './request.js';
 import { resolveImageModel } from './resolve.js';
-import { callImageUpstream, type UpstreamImages } from './upstream.js';
+import { streamedEdit } from './stream.js';
+import { callImageUpstream, streamImageUpstream, type UpstreamImages } from './upstream.js';
 
 export interface ImagesServiceDeps {
   catalog: ImageCatalog;
@@ -37,6 +43,8 @@ export interface ImagesServiceDeps {
   router: Router;
   log: Logger;
   stdMetrics?: StandardMetrics;
+  /** Where edits read their input images from (the CDN's address, the remote fetch rules). */
+  inputs: Omit<InputDeps, 'files'>;
 }
 
 /** What the route knows about the request besides its body. */
@@ -55,6 +63,15 @@ export interface ImagesService {
    * const res = await images.generate({ model: 'dall-e-3', prompt: 'a cat' }, { key, requestId, startedAt, abort });
    */
   generate(body: CreateImageRequest, ctx: ImageRequestContext): Promise<Response>;
+  /**
+   * An edit or a variation, as the route read it (its fields and where its images come from).
+   * @example
+   * const res = await images.transform({ operation: 'edit', body, images: [{ kind: 'file', fileId, param: 'images.0.file_id' }] }, ctx);
+   */
+  transform(
+    ask: Exclude<ImageAsk, { operation: 'generate' }>,
+    ctx: ImageRequestContext,
+  ): Promise<Response>;
   /** Image models for GET /v1/models. */
   listModels(): ModelListEntry[];
   close(): Promise<void>;
@@ -73,27 +90,38 @@ function answerBody(answer: UpstreamImages, data: ImagesResponse['data']): Image
 
 /**
  * @example
- * const images = createImagesService({ catalog, billing, files, router, log });
+ * const images = createImagesService({ catalog, billing, files, router, log, inputs });
  */
 export function createImagesService(deps: ImagesServiceDeps): ImagesService {
   const settlements = new Settlements(deps.billing, deps.log);
   const upstreamDeps = { router: deps.router, metrics: deps.stdMetrics };
+  const inputDeps: InputDeps = { ...deps.inputs, files: deps.files };
 
-  async function generate(body: CreateImageRequest, ctx: ImageRequestContext): Promise<Response> {
-    const model = resolveImageModel(deps.catalog, body.model, ctx.key);
-    const request = normalizeImageRequest(body, model);
-    const charge = await admitImage(request, ctx, settlements);
+  /** From the upstream call on: the images delivered and charged, or everything refunded. */
+  async function answer(
+    request: ImageRequest,
+    inputs: LoadedInputs,
+    charge: ImageCharge,
+    ctx: ImageRequestContext,
+  ): Promise<Response> {
     const clock = new OverheadClock(ctx.startedAt);
+    const call = { signal: ctx.abort.signal, clock };
     try {
-      const answer = await callImageUpstream(
-        request,
-        { signal: ctx.abort.signal, clock },
-        upstreamDeps,
-      );
-      const data = await deliverImages(answer.images, request, ctx.key.id, deps.files);
-      const made = { count: data.length, size: answer.size, quality: answer.quality };
-      charge.settle(chargedUnits(request, made), answer.usage);
-      return Response.json(answerBody(answer, data), {
+      if (request.stream) {
+        const events = await streamImageUpstream(request, inputs, call, upstreamDeps);
+        return new Response(streamedEdit(events, request, charge, ctx.abort), {
+          headers: {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-cache',
+            [OVERHEAD_HEADER]: clock.header(),
+          },
+        });
+      }
+      const made = await callImageUpstream(request, inputs, call, upstreamDeps);
+      const data = await deliverImages(made.images, request, ctx.key.id, deps.files);
+      const what = { count: data.length, size: made.size, quality: made.quality };
+      charge.settle(chargedUnits(request, what), made.usage);
+      return Response.json(answerBody(made, data), {
         headers: { [OVERHEAD_HEADER]: clock.header() },
       });
     } catch (err) {
@@ -105,8 +133,21 @@ export function createImagesService(deps: ImagesServiceDeps): ImagesService {
     }
   }
 
+  async function serve(
+    ask: ImageAsk,
+    modelId: string,
+    ctx: ImageRequestContext,
+  ): Promise<Response> {
+    const model = resolveImageModel(deps.catalog, modelId, ctx.key);
+    const request = normalizeImageRequest(ask, model, deps.catalog.doing(ask.operation));
+    const inputs = await loadInputImages(request, ctx.key.id, deps.files.maxUploadBytes, inputDeps);
+    const charge = await admitImage(request, ctx, settlements);
+    return answer(request, inputs, charge, ctx);
+  }
+
   return {
-    generate,
+    generate: (body, ctx) => serve({ operation: 'generate', body }, body.model, ctx),
+    transform: (ask, ctx) => serve(ask, ask.body.model ?? 'dall-e-2', ctx),
     listModels: () => deps.catalog.list(),
     async close() {
       await settlements.drain();

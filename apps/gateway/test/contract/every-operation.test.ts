@@ -45,6 +45,17 @@ const SAMPLES: Record<Operation, Sample> = {
     path: '/v1/images/generations',
     json: { model: 'dall-e-2', prompt: 'hi', size: '256x256' },
   },
+  'POST /v1/images/edits': {
+    method: 'POST',
+    path: '/v1/images/edits',
+    json: { model: 'gpt-image-1', prompt: 'hi', images: [{ file_id: 'file-nope' }] },
+  },
+  'POST /v1/images/variations': { method: 'POST', path: '/v1/images/variations' },
+  'POST /v1/embeddings': {
+    method: 'POST',
+    path: '/v1/embeddings',
+    json: { model: 'text-embedding-3-small', input: 'hi' },
+  },
   'GET /v1/dashboard/billing/credit_grants': {
     method: 'GET',
     path: '/v1/dashboard/billing/credit_grants',

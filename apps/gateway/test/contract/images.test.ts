@@ -71,7 +71,14 @@ describe.each(eachDatabase())('image generation contract on $name', (database) =
   it('lists the image models with their table and prices', async () => {
     const list = zModelList.parse(await (await gw.fetch('/v1/models', { key })).json());
     const images = list.data.filter((m) => m.type === 'image');
-    expect(images.map((m) => m.id).sort()).toEqual(['dall-e-2', 'dall-e-3', 'gpt-image-1']);
+    expect(images.map((m) => m.id).sort()).toEqual([
+      'dall-e-2',
+      'dall-e-3',
+      'flux-kontext-pro',
+      'gemini-2.5-flash-image',
+      'gpt-image-1',
+      'seedream-4-0',
+    ]);
     const dalle3 = images.find((m) => m.id === 'dall-e-3')!;
     expect(dalle3.image).toMatchObject({
       sizes: ['1024x1024', '1792x1024', '1024x1792'],
@@ -80,6 +87,14 @@ describe.each(eachDatabase())('image generation contract on $name', (database) =
       styles: ['vivid', 'natural'],
       output_options: false,
       price_per_image: { standard: { '1024x1024': 0.04 }, hd: { '1792x1024': 0.12 } },
+      operations: ['generate'],
+      max_input_images: 0,
+    });
+    expect(images.find((m) => m.id === 'dall-e-2')!.image).toMatchObject({
+      operations: ['generate', 'edit', 'variation'],
+      max_input_images: 1,
+      mask: true,
+      stream: false,
     });
     expect(list.data.filter((m) => m.type === 'text').map((m) => m.id)).not.toContain('dall-e-3');
   });

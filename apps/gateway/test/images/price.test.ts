@@ -9,7 +9,7 @@ import { normalizeImageRequest } from '../../src/images/request.js';
 
 const request = (model: string, fields: Record<string, unknown> = {}) =>
   normalizeImageRequest(
-    { model, prompt: 'x', ...fields },
+    { operation: 'generate', body: { model, prompt: 'x', ...fields } },
     { spec: IMAGE_MODELS[model]!, deployments: [] },
   );
 

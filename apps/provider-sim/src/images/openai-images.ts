@@ -8,6 +8,7 @@ import { applyLatency, sendBytes, sendJson } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import { countTokens } from '../text/tokens.js';
 import { GPT_IMAGE_OUTPUT_TOKENS } from './families.js';
+import { madeBytes } from './made.js';
 import { pictureSeed, renderPicture } from './picture.js';
 import { type ImageJob, readImageRequest } from './request.js';
 
@@ -72,6 +73,11 @@ export const imageMediaRoute: RouteDef = {
   path: '/sim-media/images/{file}',
   name: 'GET /openai/v1/sim-media/images/{name}.png',
   handler: (ctx) => {
+    const made = madeBytes(ctx.params[0] ?? '');
+    if (made) {
+      sendBytes(ctx, 200, 'image/png', made);
+      return;
+    }
     const match = MEDIA_NAME.exec(ctx.params[0] ?? '');
     if (!match) throw new HttpError({ status: 404, message: 'The requested image does not exist' });
     const spec = {

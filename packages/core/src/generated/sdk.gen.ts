@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client/index.js';
-import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateImageData, CreateImageErrors, CreateImageResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
+import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateEmbeddingData, CreateEmbeddingErrors, CreateEmbeddingResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateImageData, CreateImageEditData, CreateImageEditErrors, CreateImageEditResponses, CreateImageErrors, CreateImageResponses, CreateImageVariationData, CreateImageVariationErrors, CreateImageVariationResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -203,6 +203,149 @@ export const createMessage = <ThrowOnError extends boolean = false>(options: Opt
 export const createImage = <ThrowOnError extends boolean = false>(options: Options<CreateImageData, ThrowOnError>) => (options.client ?? client).post<CreateImageResponses, CreateImageErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/images/generations',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Edit images
+ *
+ * Makes new images from one or more input images and a prompt, in the
+ * format of OpenAI's Images API: the official `openai` client's
+ * `images.edit()` works unchanged against the gateway. Two forms of
+ * the same operation:
+ *
+ * - **multipart/form-data** (what `images.edit()` sends): the input
+ * images as file parts named `image` (repeated for several, or
+ * `image[]` as the `openai` client names them), an optional `mask`
+ * file part, and the other fields as text parts.
+ * - **application/json**: `images` names each input image by
+ * `image_url` or `file_id`, and `mask` one the same way.
+ *
+ * **Input images.** An `image_url` may be the CDN URL of a file of
+ * the key (`POST /v1/files`, or an image generated with
+ * `response_format: url`), a `data:` URL, or a public `https` URL; a
+ * `file_id` names a file of the key. Files of the key are read from
+ * the gateway's own storage (never over HTTP). A file of another key,
+ * or one deleted, is a 404 `file_not_found` naming the field. A public
+ * URL is fetched once, without following redirects, only when every
+ * address of its host is public (not loopback, private, link-local,
+ * …), within 10 s and the upload limit (`MODELGATE_MAX_UPLOAD_BYTES`,
+ * 20 MiB by default); anything else is a 400 `invalid_image_url`.
+ * Every image's type is decided by its content: PNG, JPEG, WebP (and
+ * GIF where the model takes it), else a 400 `invalid_image` naming
+ * the field. Each image may be at most the upload limit (the model's
+ * own limit where lower, e.g. 4 MiB for `dall-e-2`), and all of them
+ * together four times that. All of this is checked before anything is
+ * reserved: a refused image costs nothing.
+ *
+ * **Per model** (`image.operations`, `image.max_input_images`,
+ * `image.mask` and `image.stream` in `GET /v1/models`):
+ *
+ * | model | input images | `mask` | sizes | `stream` |
+ * |---|---|---|---|---|
+ * | `gpt-image-1` | 1–16, PNG, JPEG or WebP | PNG with alpha, the first image's size | **auto**, 1024x1024, 1536x1024, 1024x1536 | yes |
+ * | `dall-e-2` | 1, a square PNG of at most 4 MiB | PNG with alpha, the image's size | 256x256, 512x512, **1024x1024** | no |
+ * | `gemini-2.5-flash-image` | 1–3 | no | **auto** (the first image's aspect), or one of its ten sizes | no |
+ * | `seedream-4-0` | 1–10 | no | **auto** (2K, the model chooses the aspect), or one of its sizes | no |
+ * | `flux-kontext-pro` | 1–4 | no | **auto** (the first image's aspect), or one of its sizes | no |
+ *
+ * The other fields are those of `createImage` (`n`, `quality`,
+ * `response_format`, `background`, `output_format`,
+ * `output_compression`, `user`), checked against the same model
+ * table; `input_fidelity` is `gpt-image-1`'s alone. On `dall-e-2` the
+ * image's transparent areas (or the mask's) are where it draws; an
+ * image with no alpha channel and no mask is a 400.
+ *
+ * **Streaming** (`gpt-image-1`): with `stream: true` the answer is
+ * `text/event-stream`: `partial_images` (0–3) events
+ * `image_edit.partial_image`, then one `image_edit.completed` with the
+ * image and its usage, one set per image of `n`. The charge is made
+ * when the last `image_edit.completed` has been written; a stream that
+ * ends early is charged for the completed images only.
+ *
+ * **Results, billing and failover** are those of `createImage`: each
+ * image stored as a file of the key (`url`) or inline (`b64_json`),
+ * `n` × the model's price reserved first (402), the images made
+ * charged at the price per image (an input image costs nothing
+ * extra), refunded in full when none is delivered.
+ *
+ */
+export const createImageEdit = <ThrowOnError extends boolean = false>(options: Options<CreateImageEditData, ThrowOnError>) => (options.client ?? client).post<CreateImageEditResponses, CreateImageEditErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/images/edits',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Make variations of an image
+ *
+ * Makes `n` variations of one image, in the format of OpenAI's Images
+ * API (`images.createVariation()` of the official `openai` client).
+ * Only `dall-e-2` makes variations (`image.operations` in
+ * `GET /v1/models`); another image model is a 400 `unsupported_value`
+ * on `model`. The image is a square PNG of at most 4 MiB (else a 400
+ * `invalid_image`); `model` defaults to `dall-e-2`, `size` to
+ * `1024x1024`, `response_format` to `url`. Storage, billing (the
+ * model's price per image), refunds and failover are those of
+ * `createImage`.
+ *
+ */
+export const createImageVariation = <ThrowOnError extends boolean = false>(options: Options<CreateImageVariationData, ThrowOnError>) => (options.client ?? client).post<CreateImageVariationResponses, CreateImageVariationErrors, ThrowOnError>({
+    ...formDataBodySerializer,
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/images/variations',
+    ...options,
+    headers: {
+        'Content-Type': null,
+        ...options.headers
+    }
+});
+
+/**
+ * Create embeddings
+ *
+ * Turns text into vectors, in the format of OpenAI's Embeddings API:
+ * the official `openai` client's `embeddings.create()` and the AI
+ * SDK's `embed` / `embedMany` work unchanged. `input` is a string, an
+ * array of strings (up to 2048), an array of token ids or an array of
+ * token-id arrays; one vector comes back per input, in input order
+ * (`index`).
+ *
+ * | model | dimensions (default) | `dimensions` | inputs | tokens per input | token-id input | price per million input tokens |
+ * |---|---|---|---|---|---|---|
+ * | `text-embedding-3-small` | 1536 | 1–1536 | 2048 | 8191 | yes | 0.02 |
+ * | `text-embedding-3-large` | 3072 | 1–3072 | 2048 | 8191 | yes | 0.13 |
+ * | `text-embedding-ada-002` | 1536 | no | 2048 | 8191 | yes | 0.10 |
+ * | `gemini-embedding-001` | 3072 | 128–3072 | 250 | 2048 | no | 0.15 |
+ *
+ * (The same figures are in `GET /v1/models`, `type: embedding`.) A
+ * value a model does not take is a 400 `unsupported_value` naming the
+ * field. Every vector has unit length, also when `dimensions`
+ * shortens it. `encoding_format: base64` answers each vector as the
+ * base64 of its little-endian float32 values (what the `openai`
+ * client asks for by default, and decodes).
+ *
+ * **Billing and limits.** Priced per input token. Before the upstream
+ * call the inputs' tokens are estimated (a token id counts one, text
+ * one per 4 characters, rounded up), held against the key's `tpm`
+ * (429 `rate_limit_tokens`) and reserved from its quota (402); the
+ * charge is then the upstream's `prompt_tokens` (where an upstream
+ * reports none, the gateway's own count), the usage record of `kind`
+ * `embedding`. A failure refunds everything. Failover is that of the
+ * text models.
+ *
+ */
+export const createEmbedding = <ThrowOnError extends boolean = false>(options: Options<CreateEmbeddingData, ThrowOnError>) => (options.client ?? client).post<CreateEmbeddingResponses, CreateEmbeddingErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/embeddings',
     ...options,
     headers: {
         'Content-Type': 'application/json',

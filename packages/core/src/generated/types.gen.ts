@@ -15,8 +15,9 @@ export type ModelList = {
 };
 
 /**
- * A text, image or video model. `image` is present exactly when `type`
- * is `image`, `video` exactly when `type` is `video`.
+ * A text, image, video or embedding model. `image` is present exactly
+ * when `type` is `image`, `video` exactly when `type` is `video`,
+ * `embedding` exactly when `type` is `embedding`.
  *
  */
 export type Model = {
@@ -33,9 +34,10 @@ export type Model = {
      * Who makes the model, e.g. `openai`, `anthropic`, `kuaishou`.
      */
     owned_by: string;
-    type: 'text' | 'image' | 'video';
+    type: 'text' | 'image' | 'video' | 'embedding';
     image?: ImageModelCapabilities;
     video?: VideoModelCapabilities;
+    embedding?: EmbeddingModelCapabilities;
 };
 
 /**
@@ -87,6 +89,60 @@ export type ImageModelCapabilities = {
             [key: string]: number;
         };
     };
+    /**
+     * What the model does: `generate` (`POST /v1/images/generations`),
+     * `edit` (`POST /v1/images/edits`), `variation`
+     * (`POST /v1/images/variations`).
+     *
+     */
+    operations: Array<'generate' | 'edit' | 'variation'>;
+    /**
+     * Most input images of an edit; 0 when the model does not edit.
+     */
+    max_input_images: number;
+    /**
+     * Whether an edit takes `mask`.
+     */
+    mask: boolean;
+    /**
+     * Whether an edit takes `stream`.
+     */
+    stream: boolean;
+};
+
+/**
+ * What an embedding model accepts, as data (the table in
+ * `createEmbedding`'s description).
+ *
+ */
+export type EmbeddingModelCapabilities = {
+    /**
+     * The vectors' length when `dimensions` is not sent.
+     */
+    dimensions: number;
+    /**
+     * The `dimensions` the model takes; null when it takes none.
+     */
+    dimensions_range: {
+        min: number;
+        max: number;
+    } | null;
+    /**
+     * Most inputs in one request.
+     */
+    max_inputs: number;
+    /**
+     * Most tokens in one input.
+     */
+    max_input_tokens: number;
+    /**
+     * Whether `input` may be token ids.
+     */
+    token_input: boolean;
+    /**
+     * Credits per million input tokens.
+     */
+    price_per_million_tokens: number;
 };
 
 /**
@@ -1162,7 +1218,7 @@ export type MessageErrorEvent = {
  * a model takes is in its capabilities.
  *
  */
-export type ImageSize = 'auto' | '256x256' | '512x512' | '1024x1024' | '1536x1024' | '1024x1536' | '1792x1024' | '1024x1792';
+export type ImageSize = 'auto' | '256x256' | '512x512' | '1024x1024' | '1536x1024' | '1024x1536' | '1792x1024' | '1024x1792' | '832x1248' | '1248x832' | '864x1184' | '1184x864' | '896x1152' | '1152x896' | '768x1344' | '1344x768' | '1536x672' | '2048x2048' | '2304x1728' | '1728x2304' | '2560x1440' | '1440x2560' | '2496x1664' | '1664x2496' | '3024x1296' | '4096x4096';
 
 /**
  * `low`, `medium`, `high` (`gpt-image-1`), `standard`, `hd` (DALL·E),
@@ -1231,9 +1287,10 @@ export type CreateImageRequest = {
 
 /**
  * The generated images. `size`, `quality`, `background` and
- * `output_format` say what the upstream made (`gpt-image-1`), and
- * `usage` its token counts (`gpt-image-1`); they are absent for the
- * DALL·E models.
+ * `output_format` say what the upstream made (`gpt-image-1`; `size`
+ * also where the gateway read it from the image, for the models that
+ * choose it), and `usage` its token counts (`gpt-image-1`); they are
+ * absent for the DALL·E models.
  *
  */
 export type ImagesResponse = {
@@ -1242,7 +1299,7 @@ export type ImagesResponse = {
      */
     created: number;
     data: Array<GeneratedImage>;
-    size?: '1024x1024' | '1536x1024' | '1024x1536';
+    size?: string;
     quality?: 'low' | 'medium' | 'high';
     background?: 'transparent' | 'opaque';
     output_format?: 'png' | 'jpeg' | 'webp';
@@ -1278,6 +1335,261 @@ export type ImagesUsage = {
         text_tokens?: number;
         image_tokens?: number;
     };
+};
+
+/**
+ * One input image of the JSON form of `createImageEdit`: exactly one
+ * of `image_url` and `file_id`.
+ *
+ */
+export type ImageReference = {
+    /**
+     * The CDN URL of a file of the key (`{cdn_url}/files/{id}.{ext}`),
+     * a `data:image/…;base64,…` URL, or a public `https` URL. (A JSON
+     * body is at most 1 MiB: upload larger images with `POST /v1/files`
+     * and name them here.)
+     *
+     */
+    image_url?: string;
+    /**
+     * The id of a file of the key (`file-…`).
+     */
+    file_id?: string;
+};
+
+/**
+ * An image edit as multipart/form-data (what the `openai` client's
+ * `images.edit()` sends): the images as file parts, every other field
+ * as a text part. Numbers and booleans are sent as text (`2`, `true`).
+ * Which values a model takes is in its capabilities and the table in
+ * `createImageEdit`.
+ *
+ */
+export type CreateImageEditRequest = {
+    /**
+     * The input image, or several (repeat the part; the `openai`
+     * client names them `image[]`, which is accepted too). PNG, JPEG
+     * or WebP, decided by content.
+     *
+     */
+    image: Blob | File | Array<Blob | File>;
+    /**
+     * A PNG with an alpha channel, the size of the first image: its
+     * fully transparent pixels are where the model edits.
+     * `gpt-image-1` and `dall-e-2` only.
+     *
+     */
+    mask?: Blob | File;
+    /**
+     * What to make of the images. Some models take less (`max_prompt_length`).
+     */
+    prompt: string;
+    /**
+     * An image model from `GET /v1/models` whose `image.operations` has `edit`.
+     */
+    model: string;
+    /**
+     * How many images. At most the model's `max_images`.
+     */
+    n?: number | null;
+    size?: ImageSize | null;
+    quality?: ImageQuality | null;
+    /**
+     * As for `createImage`. Default per model (`default_response_format`).
+     */
+    response_format?: 'url' | 'b64_json' | null;
+    /**
+     * `gpt-image-1` only.
+     */
+    background?: 'transparent' | 'opaque' | 'auto' | null;
+    /**
+     * `gpt-image-1` only. Default `png`.
+     */
+    output_format?: 'png' | 'jpeg' | 'webp' | null;
+    /**
+     * `gpt-image-1` only; below 100 needs `jpeg` or `webp`.
+     */
+    output_compression?: number | null;
+    /**
+     * `gpt-image-1` only: how closely the edit keeps the input's features (default `low`).
+     */
+    input_fidelity?: 'high' | 'low' | null;
+    /**
+     * `gpt-image-1` only: answer server-sent events (`ImageEditStreamEvent`).
+     */
+    stream?: boolean | null;
+    /**
+     * With `stream`, how many partial images come before each final one (default 0).
+     */
+    partial_images?: number | null;
+    /**
+     * An end-user id, passed upstream for abuse monitoring.
+     */
+    user?: string;
+};
+
+/**
+ * An image edit as JSON: the input images named by URL or file id
+ * (`ImageReference`), every other field as in `CreateImageEditRequest`.
+ *
+ */
+export type CreateImageEditJsonRequest = {
+    /**
+     * The input images, in order.
+     */
+    images: Array<ImageReference>;
+    mask?: ImageReference;
+    prompt: string;
+    model: string;
+    n?: number | null;
+    size?: ImageSize | null;
+    quality?: ImageQuality | null;
+    response_format?: 'url' | 'b64_json' | null;
+    background?: 'transparent' | 'opaque' | 'auto' | null;
+    output_format?: 'png' | 'jpeg' | 'webp' | null;
+    output_compression?: number | null;
+    input_fidelity?: 'high' | 'low' | null;
+    stream?: boolean | null;
+    partial_images?: number | null;
+    user?: string;
+};
+
+/**
+ * A variation request as multipart/form-data (what `images.createVariation()` sends).
+ */
+export type CreateImageVariationRequest = {
+    /**
+     * A square PNG of at most 4 MiB.
+     */
+    image: Blob | File;
+    /**
+     * `dall-e-2`, the one model that makes variations.
+     */
+    model?: string | null;
+    n?: number | null;
+    size?: ImageSize | null;
+    response_format?: 'url' | 'b64_json' | null;
+    user?: string;
+};
+
+/**
+ * One server-sent event of a streamed edit: `event` names it and `data`
+ * is the event as JSON, its `type` equal to `event`. An error after
+ * the stream started arrives as `event: error` with `ErrorResponse`
+ * JSON.
+ *
+ */
+export type ImageEditStreamEvent = {
+    event: 'image_edit.partial_image' | 'image_edit.completed' | 'error';
+    data: string;
+};
+
+/**
+ * A lower-quality stage of an image being made.
+ */
+export type ImageEditPartialImageEvent = {
+    type: 'image_edit.partial_image';
+    /**
+     * The partial image, base64-encoded.
+     */
+    b64_json: string;
+    /**
+     * 0-based.
+     */
+    partial_image_index: number;
+    /**
+     * Unix seconds.
+     */
+    created_at: number;
+    size: string;
+    quality: string;
+    background: string;
+    output_format: 'png' | 'jpeg' | 'webp';
+};
+
+/**
+ * One finished image, with the usage of making it.
+ */
+export type ImageEditCompletedEvent = {
+    type: 'image_edit.completed';
+    /**
+     * The image, base64-encoded.
+     */
+    b64_json: string;
+    /**
+     * Unix seconds.
+     */
+    created_at: number;
+    size: string;
+    quality: string;
+    background: string;
+    output_format: 'png' | 'jpeg' | 'webp';
+    usage?: ImagesUsage;
+};
+
+/**
+ * An embeddings request, in OpenAI's Embeddings API format.
+ */
+export type CreateEmbeddingRequest = {
+    /**
+     * An embedding model id from `GET /v1/models` (`type: embedding`).
+     */
+    model: string;
+    /**
+     * What to embed: a string, an array of strings, an array of token
+     * ids (one input), or an array of token-id arrays. No input may be
+     * empty.
+     *
+     */
+    input: string | Array<string> | Array<number> | Array<Array<number>>;
+    /**
+     * `float`: arrays of numbers; `base64`: each vector's little-endian float32 values, base64-encoded.
+     */
+    encoding_format?: 'float' | 'base64';
+    /**
+     * Shorten each vector to this many dimensions (still unit length). Models that allow it only (`embedding.dimensions_range`).
+     */
+    dimensions?: number;
+    /**
+     * An end-user id, passed upstream for abuse monitoring.
+     */
+    user?: string;
+};
+
+/**
+ * One vector per input, in input order, and the tokens billed.
+ */
+export type EmbeddingList = {
+    object: 'list';
+    data: Array<Embedding>;
+    /**
+     * The model as the request named it.
+     */
+    model: string;
+    usage: EmbeddingUsage;
+};
+
+/**
+ * One input's vector.
+ */
+export type Embedding = {
+    object: 'embedding';
+    /**
+     * The input's position in `input`.
+     */
+    index: number;
+    /**
+     * The vector (unit length), as numbers, or as base64 with `encoding_format: base64`.
+     */
+    embedding: Array<number> | string;
+};
+
+/**
+ * The input tokens billed (an embedding has no output tokens).
+ */
+export type EmbeddingUsage = {
+    prompt_tokens: number;
+    total_tokens: number;
 };
 
 /**
@@ -1875,13 +2187,14 @@ export type ApiKeyList = {
 
 /**
  * What was metered: `text` (chat, completions, messages), `image` (an
- * image generation request), `video` (a video task), or `adjustment`
+ * image generation, edit or variation request), `video` (a video
+ * task), `embedding` (an embeddings request), or `adjustment`
  * (a correction the ledger recorded once, when it started keeping
  * usage records for every charge, so that a key's records add up to
  * what it used).
  *
  */
-export type UsageKind = 'text' | 'image' | 'video' | 'adjustment';
+export type UsageKind = 'text' | 'image' | 'video' | 'embedding' | 'adjustment';
 
 /**
  * One charge: a metered text request (its tokens), image generation
@@ -2517,6 +2830,216 @@ export type CreateImageResponses = {
 };
 
 export type CreateImageResponse = CreateImageResponses[keyof CreateImageResponses];
+
+export type CreateImageEditData = {
+    body: CreateImageEditJsonRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/images/edits';
+};
+
+export type CreateImageEditErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     */
+    402: ErrorResponse;
+    /**
+     * The key may not use this model (its `models` list excludes it).
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * Every eligible upstream deployment failed (after failover).
+     */
+    502: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+    /**
+     * The upstream provider did not answer in time (after failover).
+     */
+    504: ErrorResponse;
+};
+
+export type CreateImageEditError = CreateImageEditErrors[keyof CreateImageEditErrors];
+
+export type CreateImageEditResponses = {
+    /**
+     * The images (`application/json`), or with `stream: true` the
+     * edit's events (`text/event-stream`: `event: <type>` +
+     * `data: <ImageEditStreamEvent JSON>` pairs).
+     *
+     */
+    200: ImagesResponse;
+};
+
+export type CreateImageEditResponse = CreateImageEditResponses[keyof CreateImageEditResponses];
+
+export type CreateImageVariationData = {
+    body: CreateImageVariationRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/images/variations';
+};
+
+export type CreateImageVariationErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     */
+    402: ErrorResponse;
+    /**
+     * The key may not use this model (its `models` list excludes it).
+     */
+    403: ErrorResponse;
+    /**
+     * The model is not served by this gateway.
+     */
+    404: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * Every eligible upstream deployment failed (after failover).
+     */
+    502: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+    /**
+     * The upstream provider did not answer in time (after failover).
+     */
+    504: ErrorResponse;
+};
+
+export type CreateImageVariationError = CreateImageVariationErrors[keyof CreateImageVariationErrors];
+
+export type CreateImageVariationResponses = {
+    /**
+     * The variations, in the order made.
+     */
+    200: ImagesResponse;
+};
+
+export type CreateImageVariationResponse = CreateImageVariationResponses[keyof CreateImageVariationResponses];
+
+export type CreateEmbeddingData = {
+    body: CreateEmbeddingRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/embeddings';
+};
+
+export type CreateEmbeddingErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     */
+    402: ErrorResponse;
+    /**
+     * The key may not use this model (its `models` list excludes it).
+     */
+    403: ErrorResponse;
+    /**
+     * The model is not served by this gateway.
+     */
+    404: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * Every eligible upstream deployment failed (after failover).
+     */
+    502: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+    /**
+     * The upstream provider did not answer in time (after failover).
+     */
+    504: ErrorResponse;
+};
+
+export type CreateEmbeddingError = CreateEmbeddingErrors[keyof CreateEmbeddingErrors];
+
+export type CreateEmbeddingResponses = {
+    /**
+     * One vector per input.
+     */
+    200: EmbeddingList;
+};
+
+export type CreateEmbeddingResponse = CreateEmbeddingResponses[keyof CreateEmbeddingResponses];
 
 export type GetCreditGrantsData = {
     body?: never;

@@ -3,6 +3,23 @@
 import * as z from 'zod';
 
 /**
+ * What an embedding model accepts, as data (the table in
+ * `createEmbedding`'s description).
+ *
+ */
+export const zEmbeddingModelCapabilities = z.object({
+    dimensions: z.int().gte(1),
+    dimensions_range: z.object({
+        min: z.int().gte(1),
+        max: z.int().gte(1)
+    }).nullable(),
+    max_inputs: z.int().gte(1),
+    max_input_tokens: z.int().gte(1),
+    token_input: z.boolean(),
+    price_per_million_tokens: z.number().gte(0)
+});
+
+/**
  * A text content block: an element of a chat message's or a messages
  * message's `content`, and of a `Message`'s `content`. Other keys in a
  * request block (e.g. `cache_control`) are ignored.
@@ -817,7 +834,25 @@ export const zImageSize = z.enum([
     '1536x1024',
     '1024x1536',
     '1792x1024',
-    '1024x1792'
+    '1024x1792',
+    '832x1248',
+    '1248x832',
+    '864x1184',
+    '1184x864',
+    '896x1152',
+    '1152x896',
+    '768x1344',
+    '1344x768',
+    '1536x672',
+    '2048x2048',
+    '2304x1728',
+    '1728x2304',
+    '2560x1440',
+    '1440x2560',
+    '2496x1664',
+    '1664x2496',
+    '3024x1296',
+    '4096x4096'
 ]);
 
 /**
@@ -853,7 +888,15 @@ export const zImageModelCapabilities = z.object({
     default_response_format: z.enum(['url', 'b64_json']),
     styles: z.array(z.enum(['vivid', 'natural'])),
     output_options: z.boolean(),
-    price_per_image: z.record(z.string(), z.record(z.string(), z.number().gte(0)))
+    price_per_image: z.record(z.string(), z.record(z.string(), z.number().gte(0))),
+    operations: z.array(z.enum([
+        'generate',
+        'edit',
+        'variation'
+    ])),
+    max_input_images: z.int().gte(0),
+    mask: z.boolean(),
+    stream: z.boolean()
 });
 
 /**
@@ -914,19 +957,16 @@ export const zImagesUsage = z.object({
 
 /**
  * The generated images. `size`, `quality`, `background` and
- * `output_format` say what the upstream made (`gpt-image-1`), and
- * `usage` its token counts (`gpt-image-1`); they are absent for the
- * DALL·E models.
+ * `output_format` say what the upstream made (`gpt-image-1`; `size`
+ * also where the gateway read it from the image, for the models that
+ * choose it), and `usage` its token counts (`gpt-image-1`); they are
+ * absent for the DALL·E models.
  *
  */
 export const zImagesResponse = z.object({
     created: z.int(),
     data: z.array(zGeneratedImage).min(1),
-    size: z.enum([
-        '1024x1024',
-        '1536x1024',
-        '1024x1536'
-    ]).optional(),
+    size: z.string().regex(/^[0-9]{2,5}x[0-9]{2,5}$/).optional(),
     quality: z.enum([
         'low',
         'medium',
@@ -939,6 +979,194 @@ export const zImagesResponse = z.object({
         'webp'
     ]).optional(),
     usage: zImagesUsage.optional()
+});
+
+/**
+ * One input image of the JSON form of `createImageEdit`: exactly one
+ * of `image_url` and `file_id`.
+ *
+ */
+export const zImageReference = z.strictObject({
+    image_url: z.string().min(1).optional(),
+    file_id: z.string().min(1).max(128).optional()
+});
+
+/**
+ * An image edit as multipart/form-data (what the `openai` client's
+ * `images.edit()` sends): the images as file parts, every other field
+ * as a text part. Numbers and booleans are sent as text (`2`, `true`).
+ * Which values a model takes is in its capabilities and the table in
+ * `createImageEdit`.
+ *
+ */
+export const zCreateImageEditRequest = z.strictObject({
+    image: z.union([
+        z.string(),
+        z.array(z.string()).min(1).max(16)
+    ]),
+    mask: z.string().optional(),
+    prompt: z.string().min(1).max(32000),
+    model: z.string().min(1),
+    n: z.int().gte(1).lte(10).nullish().default(1),
+    size: zImageSize.nullish(),
+    quality: zImageQuality.nullish(),
+    response_format: z.enum(['url', 'b64_json']).nullish(),
+    background: z.enum([
+        'transparent',
+        'opaque',
+        'auto'
+    ]).nullish(),
+    output_format: z.enum([
+        'png',
+        'jpeg',
+        'webp'
+    ]).nullish(),
+    output_compression: z.int().gte(0).lte(100).nullish(),
+    input_fidelity: z.enum(['high', 'low']).nullish(),
+    stream: z.boolean().nullish(),
+    partial_images: z.int().gte(0).lte(3).nullish(),
+    user: z.string().max(256).optional()
+});
+
+/**
+ * An image edit as JSON: the input images named by URL or file id
+ * (`ImageReference`), every other field as in `CreateImageEditRequest`.
+ *
+ */
+export const zCreateImageEditJsonRequest = z.strictObject({
+    images: z.array(zImageReference).min(1).max(16),
+    mask: zImageReference.optional(),
+    prompt: z.string().min(1).max(32000),
+    model: z.string().min(1),
+    n: z.int().gte(1).lte(10).nullish().default(1),
+    size: zImageSize.nullish(),
+    quality: zImageQuality.nullish(),
+    response_format: z.enum(['url', 'b64_json']).nullish(),
+    background: z.enum([
+        'transparent',
+        'opaque',
+        'auto'
+    ]).nullish(),
+    output_format: z.enum([
+        'png',
+        'jpeg',
+        'webp'
+    ]).nullish(),
+    output_compression: z.int().gte(0).lte(100).nullish(),
+    input_fidelity: z.enum(['high', 'low']).nullish(),
+    stream: z.boolean().nullish(),
+    partial_images: z.int().gte(0).lte(3).nullish(),
+    user: z.string().max(256).optional()
+});
+
+/**
+ * A variation request as multipart/form-data (what `images.createVariation()` sends).
+ */
+export const zCreateImageVariationRequest = z.strictObject({
+    image: z.string(),
+    model: z.string().min(1).nullish().default('dall-e-2'),
+    n: z.int().gte(1).lte(10).nullish().default(1),
+    size: zImageSize.nullish(),
+    response_format: z.enum(['url', 'b64_json']).nullish(),
+    user: z.string().max(256).optional()
+});
+
+/**
+ * One server-sent event of a streamed edit: `event` names it and `data`
+ * is the event as JSON, its `type` equal to `event`. An error after
+ * the stream started arrives as `event: error` with `ErrorResponse`
+ * JSON.
+ *
+ */
+export const zImageEditStreamEvent = z.object({
+    event: z.enum([
+        'image_edit.partial_image',
+        'image_edit.completed',
+        'error'
+    ]),
+    data: z.string()
+});
+
+/**
+ * A lower-quality stage of an image being made.
+ */
+export const zImageEditPartialImageEvent = z.object({
+    type: z.literal('image_edit.partial_image'),
+    b64_json: z.string(),
+    partial_image_index: z.int().gte(0),
+    created_at: z.int(),
+    size: z.string(),
+    quality: z.string(),
+    background: z.string(),
+    output_format: z.enum([
+        'png',
+        'jpeg',
+        'webp'
+    ])
+});
+
+/**
+ * One finished image, with the usage of making it.
+ */
+export const zImageEditCompletedEvent = z.object({
+    type: z.literal('image_edit.completed'),
+    b64_json: z.string(),
+    created_at: z.int(),
+    size: z.string(),
+    quality: z.string(),
+    background: z.string(),
+    output_format: z.enum([
+        'png',
+        'jpeg',
+        'webp'
+    ]),
+    usage: zImagesUsage.optional()
+});
+
+/**
+ * An embeddings request, in OpenAI's Embeddings API format.
+ */
+export const zCreateEmbeddingRequest = z.strictObject({
+    model: z.string().min(1),
+    input: z.union([
+        z.string().min(1),
+        z.array(z.string().min(1)).min(1).max(2048),
+        z.array(z.int().gte(0)).min(1),
+        z.array(z.array(z.int().gte(0)).min(1)).min(1).max(2048)
+    ]),
+    encoding_format: z.enum(['float', 'base64']).optional(),
+    dimensions: z.int().gte(1).optional(),
+    user: z.string().max(256).optional()
+});
+
+/**
+ * One input's vector.
+ */
+export const zEmbedding = z.object({
+    object: z.literal('embedding'),
+    index: z.int().gte(0),
+    embedding: z.union([
+        z.array(z.number()),
+        z.string()
+    ])
+});
+
+/**
+ * The input tokens billed (an embedding has no output tokens).
+ */
+export const zEmbeddingUsage = z.object({
+    prompt_tokens: z.int().gte(0),
+    total_tokens: z.int().gte(0)
+});
+
+/**
+ * One vector per input, in input order, and the tokens billed.
+ */
+export const zEmbeddingList = z.object({
+    object: z.literal('list'),
+    data: z.array(zEmbedding),
+    model: z.string(),
+    usage: zEmbeddingUsage
 });
 
 /**
@@ -1105,8 +1333,9 @@ export const zVideoModelCapabilities = z.object({
 });
 
 /**
- * A text, image or video model. `image` is present exactly when `type`
- * is `image`, `video` exactly when `type` is `video`.
+ * A text, image, video or embedding model. `image` is present exactly
+ * when `type` is `image`, `video` exactly when `type` is `video`,
+ * `embedding` exactly when `type` is `embedding`.
  *
  */
 export const zModel = z.object({
@@ -1117,10 +1346,12 @@ export const zModel = z.object({
     type: z.enum([
         'text',
         'image',
-        'video'
+        'video',
+        'embedding'
     ]),
     image: zImageModelCapabilities.optional(),
-    video: zVideoModelCapabilities.optional()
+    video: zVideoModelCapabilities.optional(),
+    embedding: zEmbeddingModelCapabilities.optional()
 });
 
 /**
@@ -1447,7 +1678,8 @@ export const zApiKeyList = z.object({
 
 /**
  * What was metered: `text` (chat, completions, messages), `image` (an
- * image generation request), `video` (a video task), or `adjustment`
+ * image generation, edit or variation request), `video` (a video
+ * task), `embedding` (an embeddings request), or `adjustment`
  * (a correction the ledger recorded once, when it started keeping
  * usage records for every charge, so that a key's records add up to
  * what it used).
@@ -1457,6 +1689,7 @@ export const zUsageKind = z.enum([
     'text',
     'image',
     'video',
+    'embedding',
     'adjustment'
 ]);
 
@@ -1766,6 +1999,30 @@ export const zCreateImageBody = zCreateImageRequest;
  * The generated images, in the order made.
  */
 export const zCreateImageResponse = zImagesResponse;
+
+export const zCreateImageEditBody = zCreateImageEditJsonRequest;
+
+/**
+ * The images (`application/json`), or with `stream: true` the
+ * edit's events (`text/event-stream`: `event: <type>` +
+ * `data: <ImageEditStreamEvent JSON>` pairs).
+ *
+ */
+export const zCreateImageEditResponse = zImagesResponse;
+
+export const zCreateImageVariationBody = zCreateImageVariationRequest;
+
+/**
+ * The variations, in the order made.
+ */
+export const zCreateImageVariationResponse = zImagesResponse;
+
+export const zCreateEmbeddingBody = zCreateEmbeddingRequest;
+
+/**
+ * One vector per input.
+ */
+export const zCreateEmbeddingResponse = zEmbeddingList;
 
 /**
  * The key's credit summary.
