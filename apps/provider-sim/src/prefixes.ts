@@ -14,4 +14,5 @@ export const PROVIDER_PREFIXES = {
   vidu: '/vidu',
   runway: '/runway',
   luma: '/luma/dream-machine/v1',
+  bfl: '/bfl/v1',
 } as const;

@@ -7,6 +7,7 @@ import type { Ctx, ErrorSpec, Provider, SimState } from './context.js';
 import { controlProvider, controlRoutes } from './control.js';
 import { HttpError } from './errors.js';
 import { FaultController, REQUEST_FAULT_KINDS } from './faults.js';
+import { imageProviders } from './images/registry.js';
 import { type ResolvedOptions, resolveOptions, type SimulatorOptions } from './options.js';
 import { sendError } from './respond.js';
 import { Router } from './router.js';
@@ -41,6 +42,7 @@ function buildRouter(stats: Stats): Router {
   router.add(openaiProvider, openaiRoutes);
   router.add(anthropicProvider, anthropicRoutes);
   for (const { provider, routes } of videoProviders) router.add(provider, routes);
+  for (const { provider, routes } of imageProviders) router.add(provider, routes);
   return router;
 }
 

@@ -3,6 +3,7 @@
  * failure (routing/router.ts, the text path's router and breaker). Each adapter reads its own
  * upstream's answer into decoded, typed images (providers/image/).
  */
+import { imageInfo } from '../files/dimensions.js';
 import type { StandardMetrics } from '../observability/metrics.js';
 import type { ImageJob, ImageStreamEvent, UpstreamImages } from '../providers/image/types.js';
 import { UpstreamError } from '../providers/text/types.js';
@@ -46,6 +47,14 @@ function jobFor(
   return job;
 }
 
+/** The size made, read from the first image when the upstream does not say (it chose it). */
+function withSize(answer: UpstreamImages): UpstreamImages {
+  const [first] = answer.images;
+  if (answer.size || !first) return answer;
+  const info = imageInfo(first.bytes, first.type);
+  return info ? { ...answer, size: `${info.width}x${info.height}` } : answer;
+}
+
 /** Counts an upstream failure in `modelgate_upstream_errors_total` and passes it on. */
 function counted(err: unknown, provider: string, metrics: StandardMetrics | undefined): unknown {
   if (err instanceof UpstreamError) {
@@ -71,7 +80,7 @@ export function callImageUpstream(
     const { provider } = deployment;
     const sentAt = performance.now();
     try {
-      return await provider.run(jobFor(request, inputs, deployment), ctx.signal);
+      return withSize(await provider.run(jobFor(request, inputs, deployment), ctx.signal));
     } catch (err) {
       throw counted(err, provider.name, deps.metrics);
     } finally {

@@ -3,7 +3,6 @@
 // works except ids starting `unknown-` (404 model_not_found).
 // This module is the provider (its error shapes) and its routes; each endpoint has its own module.
 import type { ErrorSpec, Provider } from '../context.js';
-import { imageEdits, imageVariations } from '../images/openai-edits.js';
 import { imageGenerations, imageMediaRoute } from '../images/openai-images.js';
 import type { RouteDef } from '../router.js';
 import { chatCompletions } from './openai-chat.js';
@@ -54,7 +53,5 @@ export const openaiRoutes: RouteDef[] = [
   { method: 'GET', path: '/models', handler: listModels },
   { method: 'GET', path: '/models/*', name: 'GET /openai/v1/models/{id}', handler: getModel },
   { method: 'POST', path: '/images/generations', handler: imageGenerations },
-  { method: 'POST', path: '/images/edits', handler: imageEdits },
-  { method: 'POST', path: '/images/variations', handler: imageVariations },
   imageMediaRoute,
 ];

@@ -55,7 +55,7 @@ function apiKey(ctx: Ctx): string | null {
   return value || null;
 }
 
-function checkAuth(ctx: Ctx): void {
+export function checkAuth(ctx: Ctx): void {
   const key = apiKey(ctx);
   if (!key) {
     throw new HttpError({
