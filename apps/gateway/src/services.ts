@@ -14,6 +14,7 @@ import type { Config } from './config/config.js';
 import { type CoreServices, Lifecycle } from './core-services.js';
 import type { DatabaseKind } from './db/database.js';
 import type { DB } from './db/schema.js';
+import { createEmbeddingsFeature, type EmbeddingsService } from './embeddings/index.js';
 import { openBlobStore } from './files/open-store.js';
 import type { FilesService } from './files/service.js';
 import { createImagesFeature, type ImagesService } from './images/index.js';
@@ -35,6 +36,7 @@ export interface Services extends CoreServices {
   callbacks: CallbackService;
   text: TextService;
   images: ImagesService;
+  embeddings: EmbeddingsService;
 }
 
 export interface ServiceDeps {
@@ -109,6 +111,7 @@ async function createFeatureServices(core: CoreServices): Promise<Services> {
   services.files = createFilesFeature(services, await openBlobStore(core.config, core.log));
   services.text = createTextFeature(services, services.files);
   services.images = createImagesFeature(services, services.files, services.text.router);
+  services.embeddings = createEmbeddingsFeature(services, services.text.router);
   services.video = createVideoFeature(services, services.files);
   services.callbacks = createCallbackService(services);
   return services;

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ctx, ErrorSpec, Provider, SimState } from './context.js';
 import { controlProvider, controlRoutes } from './control.js';
+import { embeddingProviders } from './embeddings/registry.js';
 import { HttpError } from './errors.js';
 import { FaultController, REQUEST_FAULT_KINDS } from './faults.js';
 import { imageProviders } from './images/registry.js';
@@ -43,6 +44,7 @@ function buildRouter(stats: Stats): Router {
   router.add(anthropicProvider, anthropicRoutes);
   for (const { provider, routes } of videoProviders) router.add(provider, routes);
   for (const { provider, routes } of imageProviders) router.add(provider, routes);
+  for (const { provider, routes } of embeddingProviders) router.add(provider, routes);
   return router;
 }
 

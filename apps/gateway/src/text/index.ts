@@ -5,6 +5,7 @@
 import { zVideoModelId } from '@modelgate/core/zod';
 import { ConfigError } from '../config/config.js';
 import type { CoreServices } from '../core-services.js';
+import { EMBEDDING_MODEL_IDS } from '../embeddings/models.js';
 import type { FilesService } from '../files/service.js';
 import { IMAGE_MODEL_IDS } from '../images/models.js';
 import { createTextModelCatalog, type TextModelCatalog } from '../models/catalog.js';
@@ -40,7 +41,7 @@ export function createTextFeature(core: CoreServices, files?: FilesService): Tex
       credentials: { openai: config.providers.openai, anthropic: config.providers.anthropic },
       demo: config.demoMode,
       simulatorUrl: config.simulatorUrl ?? undefined,
-      reservedModelIds: new Set([...VIDEO_MODEL_IDS, ...IMAGE_MODEL_IDS]),
+      reservedModelIds: new Set([...VIDEO_MODEL_IDS, ...IMAGE_MODEL_IDS, ...EMBEDDING_MODEL_IDS]),
       log: core.log.child({ component: 'models' }),
       refresh: { intervalMs: positiveInt(config.env.MODELGATE_MODELS_REFRESH_MS) },
     });

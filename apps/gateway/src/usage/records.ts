@@ -3,6 +3,7 @@
  * first, paged by id (db/cursor-page.ts).
  */
 import type { UsageKind, UsageRecord, UsageRecordList } from '@modelgate/core';
+import { zUsageKind } from '@modelgate/core/zod';
 import type { Kysely, Selectable } from 'kysely';
 import { unitsToCredits } from '../billing/billing.js';
 import type { UsageTable } from '../db/account-tables.js';
@@ -48,7 +49,8 @@ export async function listUsageRecords(
 
 /** Every kind the gateway writes is one the API names; another would be a bug, not a figure to guess. */
 function usageKind(kind: string): UsageKind {
-  if (kind === 'text' || kind === 'image' || kind === 'video' || kind === 'adjustment') return kind;
+  const known = zUsageKind.safeParse(kind);
+  if (known.success) return known.data;
   throw internalError(`A usage record has an unknown kind: ${kind}.`);
 }
 

@@ -4,6 +4,7 @@
  * too, so a chart needs no gap-filling; `totals` sums the whole range.
  */
 import type { UsageBucket, UsageReport, UsageResult } from '@modelgate/core';
+import { zUsageKind } from '@modelgate/core/zod';
 import { type Kysely, sql } from 'kysely';
 import { unitsToCredits } from '../billing/billing.js';
 import type { DB } from '../db/schema.js';
@@ -131,9 +132,7 @@ function aggregate(db: Kysely<DB>, query: UsageQuery, range: Range): Promise<Agg
 
 /** The kinds the API names; a kind it does not (none is written today) reads as null. */
 function usageKind(kind: string | null): UsageResult['kind'] {
-  return kind === 'text' || kind === 'image' || kind === 'video' || kind === 'adjustment'
-    ? kind
-    : null;
+  return zUsageKind.safeParse(kind).data ?? null;
 }
 
 function toResult(row: AggregateRow): UsageResult {

@@ -324,7 +324,7 @@ export const createImageVariation = <ThrowOnError extends boolean = false>(optio
  * | `text-embedding-3-small` | 1536 | 1–1536 | 2048 | 8191 | yes | 0.02 |
  * | `text-embedding-3-large` | 3072 | 1–3072 | 2048 | 8191 | yes | 0.13 |
  * | `text-embedding-ada-002` | 1536 | no | 2048 | 8191 | yes | 0.10 |
- * | `gemini-embedding-001` | 3072 | 128–3072 | 250 | 2048 | no | 0.15 |
+ * | `gemini-embedding-001` | 3072 | 128–3072 | 100 | 2048 | no | 0.15 |
  *
  * (The same figures are in `GET /v1/models`, `type: embedding`.) A
  * value a model does not take is a 400 `unsupported_value` naming the

@@ -2262,7 +2262,7 @@ export type UsageResult = {
     /**
      * What was metered (`UsageKind`); null when the report is not grouped by it.
      */
-    kind: 'text' | 'image' | 'video' | 'adjustment' | null;
+    kind: 'text' | 'image' | 'video' | 'embedding' | 'adjustment' | null;
     /**
      * Metered requests and tasks.
      */

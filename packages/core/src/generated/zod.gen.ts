@@ -1739,6 +1739,7 @@ export const zUsageResult = z.object({
         'text',
         'image',
         'video',
+        'embedding',
         'adjustment'
     ]).nullable(),
     requests: z.int().gte(0),

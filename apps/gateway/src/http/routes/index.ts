@@ -12,6 +12,7 @@ import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
 import { registerAccountRoutes } from './account.js';
 import { registerCallbackRoutes } from './callbacks.js';
+import { registerEmbeddingRoutes } from './embeddings.js';
 import { registerFileRoutes } from './files.js';
 import { registerImageRoutes } from './images.js';
 import { registerKeyRoutes } from './keys.js';
@@ -25,6 +26,7 @@ export const routeGroups: RouteGroup[] = [
   registerAccountRoutes,
   registerModelRoutes,
   registerImageRoutes,
+  registerEmbeddingRoutes,
   registerFileRoutes,
   registerVideoRoutes,
   registerCallbackRoutes,

@@ -1,5 +1,5 @@
 /**
- * GET /v1/models: the text, image and video models this key may use. (The text generation routes
+ * GET /v1/models: the text, image, video and embedding models this key may use. (The text generation routes
  * are served by the text edge, http/text-edge/.)
  */
 import type { Hono } from 'hono';
@@ -16,6 +16,7 @@ export function registerModelRoutes(app: Hono<AppEnv>, services: Services): void
       allowed ? services.text.listModelsFor(allowed) : services.text.listModels(),
       services.images.listModels().filter(permitted),
       services.video.listModels().filter(permitted),
+      services.embeddings.listModels().filter(permitted),
     );
     const startedAt = c.get('startedAt') ?? performance.now();
     c.header(OVERHEAD_HEADER, Math.max(0, performance.now() - startedAt).toFixed(2));

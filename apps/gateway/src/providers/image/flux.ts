@@ -8,7 +8,7 @@
  */
 import { UpstreamError } from '../text/types.js';
 import { aspectRatioOf } from './aspect.js';
-import { badAnswer, IMAGE_TIMEOUTS, ImageHttp, imageFromBytes } from './http.js';
+import { badAnswer, IMAGE_TIMEOUTS, imageFromBytes, ProviderHttp } from './http.js';
 import type { ImageJob, ImageProvider, UpstreamImages } from './types.js';
 
 export interface FluxImageProviderOptions {
@@ -53,7 +53,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
  */
 export class FluxImageProvider implements ImageProvider {
   readonly name: string;
-  private readonly http: ImageHttp;
+  private readonly http: ProviderHttp;
   private readonly base: URL;
   private readonly pollIntervalMs: number;
 
@@ -61,7 +61,12 @@ export class FluxImageProvider implements ImageProvider {
     this.name = options.name;
     this.base = new URL(options.baseUrl);
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.http = new ImageHttp(options.name, options.baseUrl, { 'x-key': options.apiKey });
+    this.http = new ProviderHttp(
+      options.name,
+      options.baseUrl,
+      { 'x-key': options.apiKey },
+      IMAGE_TIMEOUTS,
+    );
   }
 
   async run(job: ImageJob, signal: AbortSignal): Promise<UpstreamImages> {

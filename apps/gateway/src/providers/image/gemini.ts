@@ -7,7 +7,7 @@
  */
 import { UpstreamError } from '../text/types.js';
 import { aspectRatioOf } from './aspect.js';
-import { badAnswer, ImageHttp, imageFromBase64 } from './http.js';
+import { badAnswer, IMAGE_TIMEOUTS, imageFromBase64, ProviderHttp } from './http.js';
 import type { ImageJob, ImageProvider, UpstreamImages } from './types.js';
 
 export interface GeminiImageProviderOptions {
@@ -97,11 +97,16 @@ function readAnswer(json: unknown, provider: string): UpstreamImages {
  */
 export class GeminiImageProvider implements ImageProvider {
   readonly name: string;
-  private readonly http: ImageHttp;
+  private readonly http: ProviderHttp;
 
   constructor(options: GeminiImageProviderOptions) {
     this.name = options.name;
-    this.http = new ImageHttp(options.name, options.baseUrl, { 'x-goog-api-key': options.apiKey });
+    this.http = new ProviderHttp(
+      options.name,
+      options.baseUrl,
+      { 'x-goog-api-key': options.apiKey },
+      IMAGE_TIMEOUTS,
+    );
   }
 
   async run(job: ImageJob, signal: AbortSignal): Promise<UpstreamImages> {

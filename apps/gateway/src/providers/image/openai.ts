@@ -6,7 +6,7 @@
  */
 import type { ImagesResponse } from '@modelgate/core';
 import { zImagesResponse, zImagesUsage } from '@modelgate/core/zod';
-import { badAnswer, ImageHttp, imageBlob, imageFromBase64 } from './http.js';
+import { badAnswer, IMAGE_TIMEOUTS, imageBlob, imageFromBase64, ProviderHttp } from './http.js';
 import { readImageEvents } from './openai-stream.js';
 import type {
   ImageJob,
@@ -102,13 +102,18 @@ function readAnswer(json: unknown, n: number, provider: string): UpstreamImages 
  */
 export class OpenAiImageProvider implements ImageProvider {
   readonly name: string;
-  private readonly http: ImageHttp;
+  private readonly http: ProviderHttp;
 
   constructor(options: OpenAiImageProviderOptions) {
     this.name = options.name;
-    this.http = new ImageHttp(options.name, options.baseUrl, {
-      authorization: `Bearer ${options.apiKey}`,
-    });
+    this.http = new ProviderHttp(
+      options.name,
+      options.baseUrl,
+      {
+        authorization: `Bearer ${options.apiKey}`,
+      },
+      IMAGE_TIMEOUTS,
+    );
   }
 
   async run(job: ImageJob, signal: AbortSignal): Promise<UpstreamImages> {

@@ -4,7 +4,7 @@
  * `data:` URL each, as one string or a list), the size (`2K` for `auto`: the model chooses the
  * aspect), several images as a sequential set, base64 answers and no watermark.
  */
-import { badAnswer, dataUrl, ImageHttp, imageFromBase64 } from './http.js';
+import { badAnswer, dataUrl, IMAGE_TIMEOUTS, imageFromBase64, ProviderHttp } from './http.js';
 import type { ImageJob, ImageProvider, UpstreamImages } from './types.js';
 
 export interface SeedreamImageProviderOptions {
@@ -60,13 +60,18 @@ function readAnswer(json: unknown, n: number, provider: string): UpstreamImages 
  */
 export class SeedreamImageProvider implements ImageProvider {
   readonly name: string;
-  private readonly http: ImageHttp;
+  private readonly http: ProviderHttp;
 
   constructor(options: SeedreamImageProviderOptions) {
     this.name = options.name;
-    this.http = new ImageHttp(options.name, options.baseUrl, {
-      authorization: `Bearer ${options.apiKey}`,
-    });
+    this.http = new ProviderHttp(
+      options.name,
+      options.baseUrl,
+      {
+        authorization: `Bearer ${options.apiKey}`,
+      },
+      IMAGE_TIMEOUTS,
+    );
   }
 
   async run(job: ImageJob, signal: AbortSignal): Promise<UpstreamImages> {
