@@ -181,6 +181,12 @@ function checkEditInputs(
   if (ask.mask && !input.mask) refuse('mask', `${spec.id} does not take a mask.`);
   if (ask.body.stream !== true) return null;
   if (!input.stream) refuse('stream', `${spec.id} does not stream edits.`);
+  if (ask.body.response_format === 'url') {
+    refuse(
+      'response_format',
+      'A streamed edit sends its images as base64 events: leave response_format out, or set stream to false.',
+    );
+  }
   return { partialImages: ask.body.partial_images ?? 0 };
 }
 

@@ -245,3 +245,101 @@ describe.each(eachDatabase())('image edits and variations on $name', (database) 
     });
   });
 });
+
+describe('streamed edits (gpt-image-1)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterAll(() => gw?.close());
+
+  async function usedUnits(key: string): Promise<number> {
+    const res = await gw.fetch('/v1/dashboard/billing/credit_grants', { key });
+    return Math.round(zCreditSummary.parse(await res.json()).total_used * 1_000_000);
+  }
+
+  it('the openai client reads partial images, then each finished one; charged per image finished', async () => {
+    const { key } = await gw.createKey({ quota: 10_000_000 });
+    const openai = new OpenAI({ apiKey: key, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    const image = await toFile(squarePng(256), 'room.png', { type: 'image/png' });
+    const stream = await openai.images.edit({
+      model: 'gpt-image-1',
+      image,
+      prompt: 'paint it sage green',
+      stream: true,
+      partial_images: 2,
+      n: 2,
+    });
+    const types: string[] = [];
+    const finished: Buffer[] = [];
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === 'image_edit.completed') {
+        finished.push(Buffer.from(event.b64_json, 'base64'));
+        expect(event.usage.output_tokens).toBe(1056);
+      }
+    }
+    expect(types).toEqual([
+      'image_edit.partial_image',
+      'image_edit.partial_image',
+      'image_edit.completed',
+      'image_edit.partial_image',
+      'image_edit.partial_image',
+      'image_edit.completed',
+    ]);
+    for (const png of finished) expectEditedSquare(png);
+    expect(await usedUnits(key)).toBe(2 * 42_000);
+  });
+
+  it('a stream cut by the upstream is charged for the images finished before it, with an error event', async () => {
+    const { key } = await gw.createKey({ quota: 10_000_000 });
+    const form = new FormData();
+    form.append(
+      'image',
+      new Blob([new Uint8Array(squarePng(128))], { type: 'image/png' }),
+      'a.png',
+    );
+    form.append('model', 'gpt-image-1');
+    form.append('prompt', 'x');
+    form.append('stream', 'true');
+    form.append('n', '3');
+    gw.simulator!.faults.add({
+      kind: 'stream-error',
+      afterChunks: 1,
+      message: 'The server had an error while processing your request.',
+      count: 1,
+      match: { path: '/openai/v1/images/edits' },
+    });
+    const res = await gw.fetch('/v1/images/edits', { method: 'POST', key, body: form });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await res.text();
+    expect(text.match(/event: image_edit\.completed/g)).toHaveLength(1);
+    expect(text).toMatch(
+      /event: error\ndata: \{"type":"error","error":\{"message":"[^"]*server had an error/,
+    );
+    expect(await usedUnits(key)).toBe(42_000);
+  });
+
+  it('refused where it cannot be: dall-e-2, or with response_format url', async () => {
+    const { key } = await gw.createKey({ quota: 10_000_000 });
+    const send = (fields: Record<string, string>) => {
+      const form = new FormData();
+      form.append(
+        'image',
+        new Blob([new Uint8Array(squarePng(64, { transparentRight: true }))]),
+        'a.png',
+      );
+      form.append('prompt', 'x');
+      form.append('stream', 'true');
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      return gw.fetch('/v1/images/edits', { method: 'POST', key, body: form });
+    };
+    await expectError(await send({ model: 'dall-e-2' }), EDIT, { status: 400, param: 'stream' });
+    await expectError(await send({ model: 'gpt-image-1', response_format: 'url' }), EDIT, {
+      status: 400,
+      param: 'response_format',
+    });
+    expect(await usedUnits(key)).toBe(0);
+  });
+});
