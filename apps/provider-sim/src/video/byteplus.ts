@@ -9,6 +9,7 @@ import {
   boolField,
   createTask,
   findTask,
+  imageBytesOf,
   intField,
   isImageRef,
   mediaRoute,
@@ -155,7 +156,15 @@ function submit(ctx: Ctx): void {
   const task = createTask(ctx, {
     id: `cgt-${stamp}-${Math.random().toString(36).slice(2, 7)}`,
     model,
-    video: { duration, ...sizeFor(resolution, ratio === 'adaptive' ? '16:9' : ratio) },
+    video: {
+      duration,
+      ...sizeFor(resolution, ratio === 'adaptive' ? '16:9' : ratio),
+      image: imageBytesOf(
+        body.content.find(
+          (item) => isRecord(item) && item.type === 'image_url' && item.role !== 'last_frame',
+        )?.image_url,
+      ),
+    },
     extra: {
       resolution,
       ratio,

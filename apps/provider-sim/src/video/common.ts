@@ -8,6 +8,29 @@ import type { RouteDef } from '../router.js';
 import { buildMp4 } from './mp4.js';
 import { phaseOf, type Task, type VideoSpec } from './tasks.js';
 
+/**
+ * The bytes of a submit's first-frame image, when it came inline — a `data:` URL, raw base64
+ * (Kling), or an object holding one (`{bytesBase64Encoded}`, `{url}`, `{image_url: {url}}`,
+ * `{uri}`); undefined for a URL, which the simulator does not download (the video then starts
+ * from grey).
+ *
+ * @example
+ * imageBytesOf('data:image/png;base64,iVBOR…'); // <Buffer 89 50 4e 47 …>
+ */
+export function imageBytesOf(ref: unknown): Buffer | undefined {
+  if (typeof ref === 'string') {
+    const data = /^data:image\/[a-z0-9.+-]+;base64,(.*)$/is.exec(ref);
+    if (data) return Buffer.from(data[1]!, 'base64');
+    if (/^https?:\/\//i.test(ref) || ref.length < 16) return undefined;
+    return Buffer.from(ref, 'base64');
+  }
+  if (Array.isArray(ref)) return imageBytesOf(ref[0]);
+  if (!isRecord(ref)) return undefined;
+  if (typeof ref.bytesBase64Encoded === 'string')
+    return Buffer.from(ref.bytesBase64Encoded, 'base64');
+  return imageBytesOf(ref.url ?? ref.uri ?? ref.image_url);
+}
+
 /** Creates and stores a task; `task-fail` / `result-404` faults matching this submit mark it. */
 export function createTask(
   ctx: Ctx,

@@ -9,6 +9,7 @@ import type { RouteDef } from '../router.js';
 import {
   boolField,
   createTask,
+  imageBytesOf,
   intField,
   isImageRef,
   mediaRoute,
@@ -132,7 +133,7 @@ function submit(ctx: Ctx): void {
   const task = createTask(ctx, {
     id: uuid(),
     model,
-    video: { duration, ...size },
+    video: { duration, ...size, image: imageToVideo ? imageBytesOf(input.img_url) : undefined },
     extra: { prompt: prompt ?? '' },
   });
   sendJson(ctx, 200, {

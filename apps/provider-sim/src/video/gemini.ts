@@ -7,6 +7,7 @@ import { sendJson } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import {
   createTask,
+  imageBytesOf,
   intField,
   objectBody,
   serveVideo,
@@ -157,7 +158,7 @@ function submit(ctx: Ctx): void {
   const task = createTask(ctx, {
     id: uuid().replaceAll('-', '').slice(0, 20),
     model,
-    video: { duration, ...sizeFor(resolution, aspect) },
+    video: { duration, ...sizeFor(resolution, aspect), image: imageBytesOf(instance.image) },
   });
   sendJson(ctx, 200, { name: operationName(task) });
 }

@@ -9,6 +9,7 @@ import { sendJson } from '../respond.js';
 import type { RouteDef } from '../router.js';
 import {
   createTask,
+  imageBytesOf,
   mediaRoute,
   mediaUrl,
   numberField,
@@ -196,7 +197,7 @@ function image2video(ctx: Ctx): void {
     model,
     kind: 'image2video',
     externalId: readExternalId(ctx, body),
-    video: { duration, ...sizeForMode(mode, '16:9') },
+    video: { duration, ...sizeForMode(mode, '16:9'), image: imageBytesOf(body.image) },
   });
   submitted(ctx, task);
 }

@@ -9,6 +9,7 @@ import {
   boolField,
   createTask,
   findTask,
+  imageBytesOf,
   isoTime,
   mediaRoute,
   mediaUrl,
@@ -98,7 +99,11 @@ function submit(ctx: Ctx): void {
   const task = createTask(ctx, {
     id: uuid(),
     model,
-    video: { duration: Number.parseInt(duration, 10), ...sizeFor(resolution, aspect) },
+    video: {
+      duration: Number.parseInt(duration, 10),
+      ...sizeFor(resolution, aspect),
+      image: isRecord(body.keyframes) ? imageBytesOf(body.keyframes.frame0) : undefined,
+    },
     extra: { request: body },
   });
   sendJson(ctx, 201, generation(ctx, task, task.createdAt));

@@ -8,6 +8,7 @@ import type { RouteDef } from '../router.js';
 import {
   boolField,
   createTask,
+  imageBytesOf,
   intField,
   isImageRef,
   mediaRoute,
@@ -106,7 +107,7 @@ function submit(ctx: Ctx): void {
   const task = createTask(ctx, {
     id: numericId(15),
     model,
-    video: { duration, ...SIZES[resolution]! },
+    video: { duration, ...SIZES[resolution]!, image: imageBytesOf(firstFrame) },
   });
   const fileId = numericId(15);
   task.extra.fileId = fileId;

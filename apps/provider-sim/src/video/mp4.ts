@@ -1,13 +1,24 @@
-// A real, minimal MP4 (ISO-BMFF + H.264 Baseline) built in code: one grey IDR frame followed by
-// all-skip P frames at 24 fps. Players and probes read the requested duration and size from it,
-// and it stays small (about one byte per 16×16 macroblock, plus a few bytes per frame).
+// A real, minimal MP4 (ISO-BMFF + H.264 Baseline) built in code, at 24 fps: the first frame is the
+// task's input image (every macroblock I_PCM: its exact pixels) or, without one, grey with a
+// white square; the P frames then slide a band across the middle of the picture to the right, four
+// pixels a frame (each band macroblock predicted from the previous frame with one motion vector,
+// no residual), so the square — or a strip of the image — visibly moves. Players and probes read
+// the requested duration and size from it. Without an image it stays small (a few hundred bytes
+// per frame); with one, the first frame holds every pixel (about 1.5 bytes each).
+import { createHash } from 'node:crypto';
+import { decodePng, type Raster, resize } from '../images/raster.js';
 
 export interface Mp4Spec {
   /** Seconds (may be fractional). */
   duration: number;
   width: number;
   height: number;
+  /** The first frame, as the task's input image (PNG; another type starts from grey). */
+  image?: Buffer | undefined;
 }
+
+/** How far the band slides each frame, in pixels. */
+const STEP = 4;
 
 const FPS = 24;
 const MOVIE_TIMESCALE = 1000;
@@ -18,11 +29,14 @@ export function buildMp4(spec: Mp4Spec): Buffer {
   const width = evenAtLeast16(spec.width);
   const height = evenAtLeast16(spec.height);
   const frames = Math.max(1, Math.round(spec.duration * FPS));
-  const key = `${width}x${height}x${frames}`;
+  const image = spec.image ? createHash('sha256').update(spec.image).digest('hex') : 'grey';
+  const key = `${width}x${height}x${frames}x${image}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const bytes = build(width, height, frames);
-  if (cache.size > 256) cache.clear();
+  const picture = spec.image ? decodePng(spec.image) : null;
+  const bytes = build(width, height, frames, picture ? resize(picture, width, height) : null);
+  // Videos that start from an image hold its pixels: keep fewer of them.
+  if (cache.size > (picture ? 16 : 256)) cache.clear();
   cache.set(key, bytes);
   return bytes;
 }
@@ -61,6 +75,14 @@ class BitWriter {
   /** Signed Exp-Golomb. */
   se(value: number): void {
     this.ue(value <= 0 ? -2 * value : 2 * value - 1);
+  }
+  /** Zero bits up to the next byte boundary (pcm_alignment_zero_bit). */
+  align(): void {
+    while (this.count !== 0) this.bit(0);
+  }
+  /** Whole bytes, at a byte boundary. */
+  raw(values: Uint8Array): void {
+    for (const value of values) this.bytes.push(value);
   }
   /** rbsp_trailing_bits: a stop bit, then zeros to the byte boundary. */
   trailing(): number[] {
@@ -157,8 +179,103 @@ function pps(): Buffer {
   return nal(3, 8, w.trailing());
 }
 
-/** An IDR frame where every macroblock is I_16x16, DC prediction, no residual: flat grey. */
-function idrSlice(g: Geometry): Buffer {
+/** The picture of the first frame, as 4:2:0 samples per macroblock (I_PCM's order). */
+interface FirstFrame {
+  /** The 384 samples (256 luma, 64 Cb, 64 Cr) of a macroblock, or null where it is flat grey. */
+  macroblock(mbX: number, mbY: number): Uint8Array | null;
+}
+
+/** BT.601 studio-swing Y, Cb, Cr of an RGB pixel; 0 is avoided (older decoders refuse it in PCM). */
+function ycbcr(r: number, g: number, b: number): [number, number, number] {
+  const clamp = (v: number) => Math.min(255, Math.max(1, Math.round(v)));
+  return [
+    clamp(16 + 0.257 * r + 0.504 * g + 0.098 * b),
+    clamp(128 - 0.148 * r - 0.291 * g + 0.439 * b),
+    clamp(128 + 0.439 * r - 0.368 * g - 0.071 * b),
+  ];
+}
+
+/** Macroblock samples of a picture the frame's size (edges beyond it repeat the last pixel). */
+function pictureFrame(picture: Raster): FirstFrame {
+  const { width, height, pixels } = picture;
+  const rgb = (x: number, y: number) => {
+    const i = (Math.min(y, height - 1) * width + Math.min(x, width - 1)) * 4;
+    return ycbcr(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!);
+  };
+  return {
+    macroblock(mbX, mbY) {
+      const out = new Uint8Array(384);
+      for (let y = 0; y < 16; y++) {
+        for (let x = 0; x < 16; x++) out[y * 16 + x] = rgb(mbX * 16 + x, mbY * 16 + y)[0];
+      }
+      for (let y = 0; y < 8; y++) {
+        for (let x = 0; x < 8; x++) {
+          // One chroma sample for each 2×2 block of pixels: its top-left pixel's.
+          const [, cb, cr] = rgb(mbX * 16 + 2 * x, mbY * 16 + 2 * y);
+          out[256 + y * 8 + x] = cb;
+          out[320 + y * 8 + x] = cr;
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Grey (what an I_16x16 macroblock predicted from nothing decodes to) with a white 32×32 square at
+ * the band's left end. The square's outermost pixels are grey too, so the grey macroblocks next to
+ * it, predicted from their neighbours' edge pixels, stay grey.
+ */
+function squareFrame(band: Band | null): FirstFrame {
+  const square = new Uint8Array(384);
+  return {
+    macroblock(mbX, mbY) {
+      if (!band || mbX > 1 || mbY < band.top || mbY > band.top + 1) return null;
+      square.fill(128);
+      for (let y = 0; y < 16; y++) {
+        for (let x = 0; x < 16; x++) {
+          const px = mbX * 16 + x;
+          const py = (mbY - band.top) * 16 + y;
+          if (px > 0 && px < 31 && py > 0 && py < 31) square[y * 16 + x] = 235;
+        }
+      }
+      return square;
+    },
+  };
+}
+
+/** The macroblock rows that slide: two rows across the middle, never the top one. */
+interface Band {
+  top: number;
+  rows: number;
+}
+
+function bandOf(g: Geometry): Band | null {
+  if (g.mbHeight < 3) return null;
+  const top = Math.max(1, Math.floor(g.mbHeight / 2) - 1);
+  return { top, rows: Math.min(2, g.mbHeight - top) };
+}
+
+/**
+ * coeff_token of an Intra16x16DCLevel block with no coefficient, by nC: the mean of the left and
+ * upper neighbours' coefficient counts, where an I_PCM neighbour counts 16 (Table 9-5).
+ */
+function noCoefficientToken(w: BitWriter, pcmLeft: boolean | null, pcmAbove: boolean | null): void {
+  const counts = [pcmLeft, pcmAbove]
+    .filter((n): n is boolean => n !== null)
+    .map((pcm) => (pcm ? 16 : 0));
+  const nC = counts.length === 2 ? (counts[0]! + counts[1]! + 1) >> 1 : (counts[0] ?? 0);
+  if (nC < 2) w.bit(1);
+  else if (nC < 4) w.bits(0b11, 2);
+  else if (nC < 8) w.bits(0b1111, 4);
+  else w.bits(0b000011, 6);
+}
+
+/**
+ * The IDR frame: I_PCM macroblocks where the first frame has samples, I_16x16 DC prediction with no
+ * residual (flat grey) elsewhere.
+ */
+function idrSlice(g: Geometry, frame: FirstFrame): Buffer {
   const w = new BitWriter();
   w.ue(0); // first_mb_in_slice
   w.ue(7); // slice_type: I (all slices)
@@ -169,18 +286,37 @@ function idrSlice(g: Geometry): Buffer {
   w.bit(0); // long_term_reference_flag
   w.se(0); // slice_qp_delta
   w.ue(1); // disable_deblocking_filter_idc: off
-  const mbs = g.mbWidth * g.mbHeight;
-  for (let i = 0; i < mbs; i++) {
-    w.ue(3); // mb_type I_16x16_2_0_0: DC prediction, no coded AC, no chroma
-    w.ue(0); // intra_chroma_pred_mode: DC
-    w.se(0); // mb_qp_delta
-    w.bit(1); // Intra16x16DCLevel coeff_token: TotalCoeff 0 (nC 0..1)
+  const pcm: boolean[] = [];
+  for (let mbY = 0; mbY < g.mbHeight; mbY++) {
+    for (let mbX = 0; mbX < g.mbWidth; mbX++) {
+      const samples = frame.macroblock(mbX, mbY);
+      const i = mbY * g.mbWidth + mbX;
+      pcm[i] = samples !== null;
+      if (samples) {
+        w.ue(25); // mb_type I_PCM
+        w.align();
+        w.raw(samples);
+        continue;
+      }
+      w.ue(3); // mb_type I_16x16_2_0_0: DC prediction, no coded AC, no chroma
+      w.ue(0); // intra_chroma_pred_mode: DC
+      w.se(0); // mb_qp_delta
+      noCoefficientToken(w, mbX > 0 ? pcm[i - 1]! : null, mbY > 0 ? pcm[i - g.mbWidth]! : null);
+    }
   }
   return nal(3, 5, w.trailing());
 }
 
-/** A P frame that skips every macroblock: repeats the previous picture. */
-function skipSlice(g: Geometry, frameNum: number): Buffer {
+/**
+ * A P frame: every macroblock skipped (the previous picture again) but the band's, each predicted
+ * from STEP pixels to its left in the previous frame, so the band slides right. The motion vector
+ * is written as its difference from the predicted one (8.4.1.3): in the band's first row the
+ * neighbours above are skipped (motion 0), so the prediction is 0 and the difference is the whole
+ * vector; in its second row every neighbour moves the same way, so the difference is 0. Skipped
+ * macroblocks next to the band still predict 0: each has a left or upper neighbour that is
+ * skipped, or none.
+ */
+function bandSlice(g: Geometry, frameNum: number, band: Band | null): Buffer {
   const w = new BitWriter();
   w.ue(0); // first_mb_in_slice
   w.ue(5); // slice_type: P (all slices)
@@ -191,7 +327,23 @@ function skipSlice(g: Geometry, frameNum: number): Buffer {
   w.bit(0); // adaptive_ref_pic_marking_mode_flag (reference picture, sliding window)
   w.se(0); // slice_qp_delta
   w.ue(1); // disable_deblocking_filter_idc
-  w.ue(g.mbWidth * g.mbHeight); // mb_skip_run: the whole picture
+  const total = g.mbWidth * g.mbHeight;
+  if (!band) {
+    w.ue(total); // mb_skip_run: the whole picture
+    return nal(1, 1, w.trailing());
+  }
+  w.ue(band.top * g.mbWidth); // mb_skip_run: the rows above the band
+  for (let row = 0; row < band.rows; row++) {
+    for (let mbX = 0; mbX < g.mbWidth; mbX++) {
+      if (row > 0 || mbX > 0) w.ue(0); // mb_skip_run between band macroblocks
+      w.ue(0); // mb_type P_L0_16x16 (one reference: no ref_idx)
+      w.se(row === 0 ? -4 * STEP : 0); // mvd_l0 x, quarter pixels: content from the left
+      w.se(0); // mvd_l0 y
+      w.ue(0); // coded_block_pattern 0 (inter): no residual, no mb_qp_delta
+    }
+  }
+  const after = total - (band.top + band.rows) * g.mbWidth;
+  if (after > 0) w.ue(after); // mb_skip_run: the rest of the picture
   return nal(1, 1, w.trailing());
 }
 
@@ -279,12 +431,14 @@ function avc1(width: number, height: number, spsUnit: Buffer, ppsUnit: Buffer): 
   );
 }
 
-function build(width: number, height: number, frames: number): Buffer {
+function build(width: number, height: number, frames: number, picture: Raster | null): Buffer {
   const g = geometry(width, height);
+  const band = bandOf(g);
   const spsUnit = sps(g);
   const ppsUnit = pps();
-  const samples: Buffer[] = [sample(spsUnit, ppsUnit, idrSlice(g))];
-  for (let i = 1; i < frames; i++) samples.push(sample(skipSlice(g, i)));
+  const first = picture ? pictureFrame(picture) : squareFrame(band);
+  const samples: Buffer[] = [sample(spsUnit, ppsUnit, idrSlice(g, first))];
+  for (let i = 1; i < frames; i++) samples.push(sample(bandSlice(g, i, band)));
   const mediaDuration = frames; // media timescale = FPS, one tick per frame
   const movieDuration = Math.round((frames / FPS) * MOVIE_TIMESCALE);
 

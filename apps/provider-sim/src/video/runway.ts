@@ -8,6 +8,7 @@ import type { RouteDef } from '../router.js';
 import {
   createTask,
   findTask,
+  imageBytesOf,
   intField,
   isoTime,
   mediaRoute,
@@ -90,7 +91,8 @@ function submit(ctx: Ctx): void {
   if (body.contentModeration !== undefined && !isRecord(body.contentModeration))
     throw badRequest('contentModeration: must be an object');
   const [width, height] = ratio.split(':').map(Number) as [number, number];
-  const task = createTask(ctx, { id: uuid(), model, video: { duration, width, height } });
+  const image = imageBytesOf(body.promptImage);
+  const task = createTask(ctx, { id: uuid(), model, video: { duration, width, height, image } });
   sendJson(ctx, 200, { id: task.id });
 }
 

@@ -9,6 +9,8 @@ export interface VideoSpec {
   duration: number;
   width: number;
   height: number;
+  /** The first-frame image the submit carried inline (the video starts from it). */
+  image?: Buffer | undefined;
 }
 
 export interface Task {

@@ -9,6 +9,7 @@ import {
   boolField,
   createTask,
   findTask,
+  imageBytesOf,
   intField,
   isImageRef,
   isoTime,
@@ -131,7 +132,7 @@ function submit(kind: Kind) {
     const task = createTask(ctx, {
       id: numericId(18),
       model,
-      video: { duration, ...sizeFor(resolution, aspect) },
+      video: { duration, ...sizeFor(resolution, aspect), image: imageBytesOf(body.images) },
       extra: { payload, credits: duration * 2 },
     });
     const { images: _images, ...echo } = body;

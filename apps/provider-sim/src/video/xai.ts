@@ -7,6 +7,7 @@ import type { RouteDef } from '../router.js';
 import {
   createTask,
   findTask,
+  imageBytesOf,
   intField,
   isImageRef,
   mediaRoute,
@@ -110,7 +111,11 @@ function submit(ctx: Ctx): void {
   const task = createTask(ctx, {
     id: uuid(),
     model,
-    video: { duration, ...sizeFor(resolution, aspect) },
+    video: {
+      duration,
+      ...sizeFor(resolution, aspect),
+      image: imageBytesOf(body.image ?? body.input_reference),
+    },
   });
   sendJson(ctx, 200, { request_id: task.id });
 }
