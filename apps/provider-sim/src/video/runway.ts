@@ -93,7 +93,8 @@ function submit(ctx: Ctx): void {
   const [width, height] = ratio.split(':').map(Number) as [number, number];
   const image = imageBytesOf(body.promptImage);
   const task = createTask(ctx, { id: uuid(), model, video: { duration, width, height, image } });
-  sendJson(ctx, 200, { id: task.id });
+  // `@runwayml/sdk` 4.20 declares the create answer's `estimatedCost` required, as the tasks'.
+  sendJson(ctx, 200, { id: task.id, ...costOf(model, duration, 'queued') });
 }
 
 const STATUS = {
@@ -106,7 +107,8 @@ const STATUS = {
 
 /**
  * Runway's task objects carry `estimatedCost` while the task may still run and `cost` once it
- * has ended (`@runwayml/sdk` 4.14+ declares them required): only a success is charged.
+ * has ended (`@runwayml/sdk` 4.14+ declares them required; 4.20 the create answer's
+ * `estimatedCost` too): only a success is charged.
  */
 function costOf(model: string, seconds: number, phase: keyof typeof STATUS) {
   const credits = (CREDITS_PER_SECOND[model] ?? 5) * seconds;
