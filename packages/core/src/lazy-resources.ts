@@ -31,7 +31,12 @@ export function lazyResources(config: ResolvedClientOptions): Resources {
     completions: { create: lazy((r) => r.completions.create) },
     messages: { create: lazy((r) => r.messages.create) },
     models: { list: lazy((r) => r.models.list) },
-    images: { generate: lazy((r) => r.images.generate) },
+    images: {
+      generate: lazy((r) => r.images.generate),
+      edit: lazy((r) => r.images.edit),
+      createVariation: lazy((r) => r.images.createVariation),
+    },
+    embeddings: { create: lazy((r) => r.embeddings.create) },
     files: {
       create: lazy((r) => r.files.create),
       retrieve: lazy((r) => r.files.retrieve),

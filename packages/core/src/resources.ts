@@ -12,8 +12,11 @@ import {
   cancelVideoGeneration,
   createChatCompletion,
   createCompletion,
+  createEmbedding,
   createFile,
   createImage,
+  createImageEdit,
+  createImageVariation,
   createMessage,
   createToken,
   createVideoGeneration,
@@ -42,13 +45,17 @@ import type {
   Completion,
   CreateChatCompletionRequest,
   CreateCompletionRequest,
+  CreateEmbeddingRequest,
   CreateFileRequest,
+  CreateImageEditJsonRequest,
   CreateImageRequest,
+  CreateImageVariationRequest,
   CreateMessageRequest,
   CreateTokenRequest,
   CreateVideoGenerationRequest,
   CreditSummary,
   DeletedFile,
+  EmbeddingList,
   FileObject,
   GetUsageData,
   ImagesResponse,
@@ -136,6 +143,51 @@ export interface Resources {
      * console.log(data[0]?.url); // http://localhost:8081/files/file-….png
      */
     generate(body: CreateImageRequest, options?: CallOptions): Promise<ImagesResponse>;
+    /**
+     * `POST /v1/images/edits` (the JSON form): new images from input images named by `image_url`
+     * (a CDN URL of the key's file, a `data:` URL or a public https URL) or `file_id`, and a prompt.
+     * Upload local images with `files.create` first. Results, billing and `response_format` as for
+     * `generate`; the models that edit have `edit` in `image.operations` (`models.list()`).
+     *
+     * @example
+     * const file = await client.files.create({ file, purpose: 'image' });
+     * const { data } = await client.images.edit({
+     *   model: 'gpt-image-1',
+     *   prompt: 'Paint the walls sage green',
+     *   images: [{ file_id: file.id }],
+     *   response_format: 'url',
+     * });
+     */
+    edit(
+      body: NonStreaming<CreateImageEditJsonRequest>,
+      options?: CallOptions,
+    ): Promise<ImagesResponse>;
+    /**
+     * `POST /v1/images/variations` (multipart): `n` variations of one square PNG (`dall-e-2`).
+     *
+     * @example
+     * const { data } = await client.images.createVariation({ image: file, n: 2, size: '512x512' });
+     */
+    createVariation(
+      body: CreateImageVariationRequest,
+      options?: CallOptions,
+    ): Promise<ImagesResponse>;
+  };
+  embeddings: {
+    /**
+     * `POST /v1/embeddings`: one unit-length vector per input (a string, strings or token ids),
+     * as numbers or base64 (`encoding_format`), shortened with `dimensions` where the model allows
+     * (`embedding` in `models.list()`). Billed per input token.
+     *
+     * @example
+     * const { data } = await client.embeddings.create({
+     *   model: 'text-embedding-3-small',
+     *   input: ['The quick brown fox', 'jumps over the lazy dog'],
+     *   dimensions: 256,
+     * });
+     * console.log(data[0]?.embedding);
+     */
+    create(body: CreateEmbeddingRequest, options?: CallOptions): Promise<EmbeddingList>;
   };
   files: {
     /** `POST /v1/files` (multipart). Pass a `File` to keep its name; a bare `Blob` is sent as "blob". */
@@ -272,6 +324,26 @@ export function createResources(config: ResolvedClientOptions): Resources {
     images: {
       generate: (body, options) =>
         invoke((fetch) => createImage(args(fetch, options, { body })), options, 'zImagesResponse'),
+      edit: (body, options) =>
+        invoke(
+          (fetch) => createImageEdit(args(fetch, options, { body })),
+          options,
+          'zImagesResponse',
+        ),
+      createVariation: (body, options) =>
+        invoke(
+          (fetch) => createImageVariation(args(fetch, options, { body })),
+          options,
+          'zImagesResponse',
+        ),
+    },
+    embeddings: {
+      create: (body, options) =>
+        invoke(
+          (fetch) => createEmbedding(args(fetch, options, { body })),
+          options,
+          'zEmbeddingList',
+        ),
     },
     files: {
       create: (body, options) =>

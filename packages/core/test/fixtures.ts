@@ -7,6 +7,7 @@ import type {
   Completion,
   CreditSummary,
   DeletedFile,
+  EmbeddingList,
   FileObject,
   ImagesResponse,
   Message,
@@ -75,6 +76,13 @@ export const fileObject: FileObject = {
 export const imagesResponse: ImagesResponse = {
   created: 1_700_000_000,
   data: [{ url: 'http://cdn.test/files/file-img.png', revised_prompt: 'A cat, in fine detail' }],
+};
+
+export const embeddingList: EmbeddingList = {
+  object: 'list',
+  data: [{ object: 'embedding', index: 0, embedding: [0.6, 0.8] }],
+  model: 'text-embedding-3-small',
+  usage: { prompt_tokens: 3, total_tokens: 3 },
 };
 
 export const deletedFile: DeletedFile = { id: 'file-abc', object: 'file', deleted: true };

@@ -85,6 +85,47 @@ describe('operations', () => {
     expect(JSON.parse(req.body.toString())).toEqual(body);
   });
 
+  it('images.edit posts the JSON form: the images named by file id or URL', async () => {
+    answer(fx.imagesResponse);
+    const body = {
+      model: 'gpt-image-1',
+      prompt: 'Sage green walls',
+      images: [{ file_id: 'file-abc' }, { image_url: 'https://example.com/b.png' }],
+      response_format: 'url' as const,
+    };
+    expect(await client.images.edit(body)).toEqual(fx.imagesResponse);
+    const req = only();
+    expect([req.method, req.url]).toEqual(['POST', '/v1/images/edits']);
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(req.body.toString())).toEqual(body);
+  });
+
+  it('images.createVariation uploads the image as multipart', async () => {
+    answer(fx.imagesResponse);
+    const image = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'otter.png', {
+      type: 'image/png',
+    });
+    expect(await client.images.createVariation({ image, n: 2, size: '512x512' })).toEqual(
+      fx.imagesResponse,
+    );
+    const req = only();
+    expect([req.method, req.url]).toEqual(['POST', '/v1/images/variations']);
+    expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const text = req.body.toString('latin1');
+    expect(text).toMatch(/name="image"; filename="otter.png"/);
+    expect(text).toMatch(/name="n"\r\n\r\n2\r\n/);
+    expect(text).toMatch(/name="size"\r\n\r\n512x512\r\n/);
+  });
+
+  it('embeddings.create posts JSON and returns the vectors', async () => {
+    answer(fx.embeddingList);
+    const body = { model: 'text-embedding-3-small', input: ['a', 'b'], dimensions: 2 };
+    expect(await client.embeddings.create(body)).toEqual(fx.embeddingList);
+    const req = only();
+    expect([req.method, req.url]).toEqual(['POST', '/v1/embeddings']);
+    expect(JSON.parse(req.body.toString())).toEqual(body);
+  });
+
   it('files.retrieve and files.delete put the id in the path', async () => {
     answer(fx.fileObject);
     expect(await client.files.retrieve('file-abc')).toEqual(fx.fileObject);
