@@ -2,6 +2,7 @@
 import { type OptionValues, parseWithNode } from './cli-options.js';
 import type { ConfigFlags } from './config.js';
 import { isProfileKey, PROFILE_KEYS, type ProfileKey } from './config-file.js';
+import { type EmbedCommand, embedCommand } from './embed-args.js';
 import { type ImageCommand, imageCommand } from './image-args.js';
 import { type KeysCommand, keysCommand } from './keys-args.js';
 import { creditsToUnits, positiveNumber } from './numbers.js';
@@ -26,6 +27,7 @@ export type Command =
   | { name: 'video-cancel'; taskId: string }
   | { name: 'upload'; file: string }
   | ImageCommand
+  | EmbedCommand
   | { name: 'token-create'; tokenName: string /** Quota in units. */; quota: number }
   | KeysCommand
   | UsageCommand
@@ -67,6 +69,11 @@ Commands:
   image <prompt> [--model M] [--size S] [--quality Q] [--n N] [--out PATH]
                                 generate images, print their URLs (--out: save them too,
                                 PATH-1, PATH-2, … when --n > 1; an existing file is kept)
+        [--image FILE|URL]… [--mask FILE|URL]
+                                edit the images instead (a file is uploaded first; repeat
+                                --image for several)
+  embed <text|-> [--model M]    print the text's embedding: model, dimensions, tokens, then the
+                                vector as a JSON array ("-" reads stdin; --json: the answer)
   token create --name N --quota CREDITS
                                 create an API key (needs the admin key)
   keys list [--status active|revoked|expired] [--limit N] [--all]
@@ -89,7 +96,8 @@ Options:
   --api-key <key>     API key (env MODELGATE_API_KEY)
   --admin-key <key>   admin key for token create, keys and usage (env MODELGATE_ADMIN_KEY)
   -m, --model <id>    chat model (env MODELGATE_MODEL, default gpt-4o-mini); for video: the video model;
-                      for image: the image model (default: the first \`models\` lists);
+                      for image: the image model (default: the first \`models\` lists that
+                      generates, or edits with --image); for embed: the embedding model;
                       for usage: only that model's usage
   --profile <name>    profile of the config file (env MODELGATE_PROFILE)
   --json              print JSON
@@ -163,6 +171,8 @@ function toCommand(
         : { message: 'usage: modelgate upload <file>' };
     case 'image':
       return imageCommand(rest, values);
+    case 'embed':
+      return embedCommand(rest, values);
     case 'token':
       return tokenCommand(rest, values);
     case 'keys':
@@ -203,7 +213,10 @@ function videoCommand(rest: string[], values: OptionValues): Command | { message
     model: values.model,
     wait: values.wait ?? false,
   };
-  if (values.image !== undefined) command.image = values.image;
+  if (values.image !== undefined) {
+    if (values.image.length > 1) return { message: 'a video takes one --image' };
+    command.image = values.image[0];
+  }
   if (values.duration !== undefined) {
     const duration = positiveNumber(values.duration);
     if (duration === undefined) return { message: '--duration must be a number of seconds' };

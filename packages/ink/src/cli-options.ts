@@ -14,7 +14,9 @@ export function parseWithNode(argv: readonly string[]) {
       model: { type: 'string', short: 'm' },
       profile: { type: 'string' },
       json: { type: 'boolean' },
-      image: { type: 'string' },
+      // Repeatable: an edit takes several input images (a video takes one).
+      image: { type: 'string', multiple: true },
+      mask: { type: 'string' },
       duration: { type: 'string' },
       wait: { type: 'boolean' },
       name: { type: 'string' },

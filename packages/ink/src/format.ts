@@ -21,11 +21,18 @@ export function formatBalance(summary: CreditSummary): string {
 }
 
 /** The order of the model table's groups: what a chat uses first. */
-const TYPE_ORDER: Record<Model['type'], number> = { text: 0, image: 1, video: 2 };
+const TYPE_ORDER: Record<Model['type'], number> = { text: 0, embedding: 1, image: 2, video: 3 };
+
+/** What follows a model's row: an image model's sizes (what `--size` takes), an embedding's length. */
+function details(model: Model): string {
+  if (model.image) return model.image.sizes.join(' ');
+  if (model.embedding) return `${model.embedding.dimensions} dimensions`;
+  return '';
+}
 
 /**
- * Models as aligned rows `id  type  owned_by`, an image model's sizes after them (what `--size`
- * takes): text models, then image, then video models.
+ * Models as aligned rows `id  type  owned_by`, an image model's sizes or an embedding model's
+ * dimensions after them: text models, then embedding, image and video models.
  *
  * @example
  * ```ts
@@ -39,10 +46,10 @@ export function formatModelTable(models: readonly Model[], current?: string): st
   );
   const idWidth = Math.max(0, ...sorted.map((m) => m.id.length));
   const ownerWidth = Math.max(0, ...sorted.map((m) => m.owned_by.length));
+  const typeWidth = Math.max(5, ...sorted.map((m) => m.type.length));
   return sorted.map((m) => {
     const marker = current === undefined ? '' : m.id === current ? '* ' : '  ';
-    const sizes = m.image?.sizes.join(' ') ?? '';
-    const row = `${marker}${m.id.padEnd(idWidth)}  ${m.type.padEnd(5)}  ${m.owned_by.padEnd(ownerWidth)}  ${sizes}`;
+    const row = `${marker}${m.id.padEnd(idWidth)}  ${m.type.padEnd(typeWidth)}  ${m.owned_by.padEnd(ownerWidth)}  ${details(m)}`;
     return row.trimEnd();
   });
 }

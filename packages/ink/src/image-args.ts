@@ -15,10 +15,14 @@ export interface ImageCommand {
   n?: number;
   /** Save the image(s) here too: `PATH` for one, `PATH-1`, `PATH-2`, … (before the extension) for more. */
   out?: string;
+  /** Edit these images instead of generating: local files (uploaded first) or URLs. */
+  images?: string[];
+  /** The edit's mask: a local PNG (uploaded first) or a URL. */
+  mask?: string;
 }
 
 const USAGE_LINE =
-  'usage: modelgate image "<prompt>" [--model M] [--size S] [--quality Q] [--n N] [--out PATH]';
+  'usage: modelgate image "<prompt>" [--model M] [--size S] [--quality Q] [--n N] [--out PATH] [--image FILE|URL]… [--mask FILE|URL]';
 
 // Records, so that a value the spec adds or drops fails the type check. Which of them a given model
 // takes is the gateway's to say: it answers 400 with the model's own list.
@@ -31,6 +35,24 @@ const SIZES: Record<ImageSize, true> = {
   '1024x1536': true,
   '1792x1024': true,
   '1024x1792': true,
+  '832x1248': true,
+  '1248x832': true,
+  '864x1184': true,
+  '1184x864': true,
+  '896x1152': true,
+  '1152x896': true,
+  '768x1344': true,
+  '1344x768': true,
+  '1536x672': true,
+  '2048x2048': true,
+  '2304x1728': true,
+  '1728x2304': true,
+  '2560x1440': true,
+  '1440x2560': true,
+  '2496x1664': true,
+  '1664x2496': true,
+  '3024x1296': true,
+  '4096x4096': true,
 };
 const QUALITIES: Record<ImageQuality, true> = {
   auto: true,
@@ -76,6 +98,12 @@ export function imageCommand(
     const n = positiveInteger(values.n);
     if (n === undefined) return { message: '--n must be a positive whole number' };
     command.n = n;
+  }
+  if (values.image !== undefined) command.images = values.image;
+  if (values.mask !== undefined) {
+    if (command.images === undefined)
+      return { message: '--mask needs --image (the image to edit)' };
+    command.mask = values.mask;
   }
   return command;
 }

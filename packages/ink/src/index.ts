@@ -3,6 +3,11 @@ export { type Command, type ParsedArgs, parseCliArgs, USAGE, type UsageError } f
 export { userMessage } from './chat-content.js';
 export { runBalanceCommand, runModelsCommand } from './commands/account.js';
 export { type ChatCommandInput, runChatCommand } from './commands/chat.js';
+export {
+  type EmbedCommandInput,
+  NoEmbeddingModelError,
+  runEmbedCommand,
+} from './commands/embed.js';
 export { type ImageCommandInput, runImageCommand } from './commands/image.js';
 export { type CommandIO, ExitCode } from './commands/io.js';
 export { type KeysCommandInput, runKeysCommand } from './commands/keys.js';
@@ -32,12 +37,15 @@ export {
   type ProfileKey,
   readConfigFile,
 } from './config-file.js';
+export type { EmbedCommand } from './embed-args.js';
 export { describeError, type ErrorInfo, formatError } from './errors.js';
 export type { ImageCommand } from './image-args.js';
 export {
+  editImages,
   firstImageModel,
   type GeneratedImages,
   generateImages,
+  type ImageInputs,
   type ImageRequest,
   imageUrls,
   NoImageModelError,

@@ -10,6 +10,7 @@ import {
   runConfigSet,
   runConfigUse,
 } from './commands/config.js';
+import { runEmbedCommand } from './commands/embed.js';
 import { runImageCommand } from './commands/image.js';
 import { type CommandIO, ExitCode } from './commands/io.js';
 import { runKeysCommand } from './commands/keys.js';
@@ -108,6 +109,8 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
       const { name, ...request } = command;
       return runImageCommand({ client, json, ...request }, io);
     }
+    case 'embed':
+      return runEmbedCommand({ client, json, text: command.text, model: command.model }, io);
     case 'token-create': {
       const { tokenName: name, quota } = command;
       return runTokenCreateCommand({ adminClient: adminClient(config), name, quota, json }, io);

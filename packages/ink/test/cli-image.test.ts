@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createClient } from '@modelgate/core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from './cli-bin.js';
+import { writePicture } from './images.js';
 
 const gateway = inject('gateway');
 const env = { MODELGATE_BASE_URL: gateway.url, MODELGATE_API_KEY: gateway.userKey };
@@ -151,5 +152,61 @@ describe('modelgate image', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(message);
     expect(result.stderr).toContain('Usage: modelgate');
+  });
+
+  it('--image FILE edits the file (uploaded first): the answer is a new stored image', async () => {
+    const key = await ownKey('image-edit-file');
+    const input = writePicture(dir, 'room.png', 64);
+    const result = await runCli(['image', 'paint it sage green', '--image', input, '--json'], {
+      env: key.env,
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const answer = JSON.parse(result.stdout) as { data: { url: string }[]; size: string };
+    expect(answer.data[0]?.url).toMatch(CDN_FILE_URL);
+    expect(answer.size).toBe('1024x1024');
+    const edited = await fetchImage(answer.data[0]?.url ?? '');
+    expect(edited.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    const { data } = await key.client.usage.records.list({ kind: 'image' });
+    // The first image model that edits: gpt-image-1.
+    expect(data.map((record) => record.model)).toEqual(['gpt-image-1']);
+  });
+
+  it('--image URL edits an image already on the gateway (an earlier answer)', async () => {
+    const first = await runCli(['image', 'a lighthouse'], { env });
+    const url = first.stdout.trim();
+    const out = join(dir, 'dusk.png');
+    const result = await runCli(['image', 'make it dusk', '--image', url, '--out', out], { env });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const saved = readFileSync(out);
+    expect(saved).toEqual(await fetchImage(result.stdout.trim()));
+    expect(saved).not.toEqual(await fetchImage(url));
+  });
+
+  it('--mask FILE with dall-e-2: both uploaded, the edit charged at dall-e-2’s price', async () => {
+    const key = await ownKey('image-edit-mask');
+    const image = writePicture(dir, 'square.png', 64, () => [255, 255, 255, 255]);
+    const mask = writePicture(dir, 'mask.png', 64, (x) => (x < 32 ? [0, 0, 0, 255] : [0, 0, 0, 0]));
+    const result = await runCli(
+      ['image', 'a lake', '-m', 'dall-e-2', '--image', image, '--mask', mask, '--size', '256x256'],
+      { env: key.env },
+    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout.trim()).toMatch(CDN_FILE_URL);
+    const { data } = await key.client.usage.records.list({ kind: 'image' });
+    expect(data.map((record) => [record.model, record.cost])).toEqual([['dall-e-2', 0.016]]);
+  });
+
+  it('edit refusals: --mask without --image (exit 2), a file that is not an image (exit 1)', async () => {
+    const lone = await runCli(['image', 'x', '--mask', 'mask.png'], { env });
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toContain('--mask needs --image');
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'not a picture');
+    const text = await runCli(['image', 'x', '--image', notes], { env });
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/^modelgate: 415 unsupported_file_type: /);
+    const missing = await runCli(['image', 'x', '--image', join(dir, 'nowhere.png')], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('nowhere.png');
   });
 });

@@ -68,6 +68,10 @@ describe('modelgate models / balance', () => {
     const types = lines.map((line) => line.split(/\s+/)[1]);
     expect(types.lastIndexOf('text')).toBeLessThan(types.indexOf('image'));
     expect(types.lastIndexOf('image')).toBeLessThan(types.indexOf('video'));
+    // Embedding models after the text ones, with their vectors' length.
+    expect(result.stdout).toMatch(
+      /^text-embedding-3-small\s+embedding\s+openai\s+1536 dimensions$/m,
+    );
     // An image model's sizes follow it, in the gateway's order: what --size takes.
     expect(result.stdout).toMatch(/^dall-e-3\s+image\s+openai\s+1024x1024 1792x1024 1024x1792$/m);
     for (const model of data.filter((m) => m.type === 'image')) {

@@ -126,9 +126,12 @@ describe('README snippets', () => {
     expect(result.stdout.match(/^https?:\/\/\S+\.mp4$/gm)).toHaveLength(2);
     expect(result.stdout).toMatch(/^https?:\/\/\S+\/files\/file-\w+\.png$/m);
     // `image --out` saved real PNGs: one by its name, two numbered.
-    for (const name of ['boat.png', 'kite-1.png', 'kite-2.png']) {
+    for (const name of ['boat.png', 'kite-1.png', 'kite-2.png', 'storm.png']) {
       expect(readFileSync(join(cwd, name)).subarray(0, 8)).toEqual(PNG_SIGNATURE);
     }
+    // The embeddings: the summary line, the vector, and the JSON answer.
+    expect(result.stdout).toMatch(/^text-embedding-3-small {2}1536 dimensions {2}\d+ tokens$/m);
+    expect(result.stdout).toMatch(/"model": "gemini-embedding-001"/);
     expect(result.stdout).toMatch(/"name": "ci"/);
     // The profiles: the README's two and `dev` made by `config set`; after `config use dev` the
     // model resolves to dev's.
