@@ -33,6 +33,7 @@ export function App() {
   const textModels = models.filter((m) => m.type === 'text');
   const imageModels = models.filter((m) => m.type === 'image');
   const videoModels = models.filter((m) => m.type === 'video');
+  const embeddingModels = models.filter((m) => m.type === 'embedding');
 
   const onSave = (event: FormEvent) => {
     event.preventDefault();
@@ -69,7 +70,7 @@ export function App() {
               ? 'Loading models…'
               : error
                 ? 'Not connected'
-                : `Connected: ${textModels.length} text, ${imageModels.length} image and ${videoModels.length} video models`}
+                : `Connected: ${textModels.length} text, ${imageModels.length} image, ${videoModels.length} video and ${embeddingModels.length} embedding models`}
         </span>
         {balance.summary && (
           <span className="balance" data-testid="balance">
@@ -99,6 +100,7 @@ export function App() {
               key={`${settings.baseUrl} ${settings.apiKey}`}
               client={client}
               models={imageModels}
+              image={image}
               onSpent={onSpent}
               onUseAsFirstFrame={setImage}
             />

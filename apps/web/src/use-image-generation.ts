@@ -1,5 +1,5 @@
-// POST /v1/images/generations from the image panel: the images as CDN URLs, and what they cost,
-// read from the usage record the gateway wrote for that very request.
+// POST /v1/images/generations and /v1/images/edits from the image panel: the images as CDN URLs,
+// and what they cost, read from the usage record the gateway wrote for that very request.
 import {
   asModelgateError,
   type CreateImageRequest,
@@ -9,7 +9,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** What the panel asks for: the form's fields (the answer is always stored files: `url`). */
-export type ImageAsk = Omit<CreateImageRequest, 'response_format'>;
+export type ImageAsk = Pick<CreateImageRequest, 'model' | 'prompt' | 'size' | 'n'>;
 
 export interface ImageGeneration {
   /** The last generation's image URLs, on the gateway's CDN. */
@@ -21,6 +21,8 @@ export interface ImageGeneration {
   error: ModelgateError | undefined;
   generating: boolean;
   generate(ask: ImageAsk): Promise<void>;
+  /** The same, as an edit of the image at `imageUrl` (a CDN URL of the key's file). */
+  edit(ask: ImageAsk, imageUrl: string): Promise<void>;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface ImageGeneration {
  * images.urls; // ['http://localhost:8081/files/file-….png']
  */
 export function useImageGeneration(client: ModelgateClient, onSpent: () => void): ImageGeneration {
-  const [state, setState] = useState<Omit<ImageGeneration, 'generate'>>({
+  const [state, setState] = useState<Omit<ImageGeneration, 'generate' | 'edit'>>({
     urls: [],
     prompt: '',
     cost: undefined,
@@ -50,12 +52,12 @@ export function useImageGeneration(client: ModelgateClient, onSpent: () => void)
     return () => current.abort();
   }, []);
 
-  const generate = useCallback(
-    async (ask: ImageAsk) => {
+  const run = useCallback(
+    async (ask: ImageAsk, imageUrl: string | undefined) => {
       const signal = controller.current?.signal ?? AbortSignal.abort();
       setState((s) => ({ ...s, error: undefined, generating: true }));
       try {
-        const { urls, cost } = await generateAndPrice(client, ask, signal);
+        const { urls, cost } = await makeAndPrice(client, ask, imageUrl, signal);
         const made = { urls, prompt: ask.prompt, cost };
         if (!signal.aborted) setState({ ...made, error: undefined, generating: false });
       } catch (caught) {
@@ -68,15 +70,29 @@ export function useImageGeneration(client: ModelgateClient, onSpent: () => void)
     [client, onSpent],
   );
 
-  return { ...state, generate };
+  return {
+    ...state,
+    generate: useCallback((ask: ImageAsk) => run(ask, undefined), [run]),
+    edit: useCallback((ask: ImageAsk, imageUrl: string) => run(ask, imageUrl), [run]),
+  };
 }
 
-async function generateAndPrice(client: ModelgateClient, ask: ImageAsk, signal: AbortSignal) {
+/** Generates, or edits the image at `imageUrl`; the answer is always stored files (`url`). */
+async function makeAndPrice(
+  client: ModelgateClient,
+  ask: ImageAsk,
+  imageUrl: string | undefined,
+  signal: AbortSignal,
+) {
   const requestId = newRequestId();
-  const answer = await client.images.generate(
-    { ...ask, response_format: 'url' },
-    { signal, headers: { 'x-request-id': requestId } },
-  );
+  const options = { signal, headers: { 'x-request-id': requestId } };
+  const answer =
+    imageUrl === undefined
+      ? await client.images.generate({ ...ask, response_format: 'url' }, options)
+      : await client.images.edit(
+          { ...ask, images: [{ image_url: imageUrl }], response_format: 'url' },
+          options,
+        );
   const urls = answer.data.flatMap((image) => (image.url === undefined ? [] : [image.url]));
   // A retried attempt may have left a record of its own (a refund, at 0): they add up.
   const records = await client.usage.records.list({ request_id: requestId }, { signal });

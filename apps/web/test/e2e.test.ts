@@ -2,7 +2,7 @@
 // gateway in demo mode on another port (the page talks to it across origins, through the gateway's
 // CORS), and drive Debian's Chromium through playwright-core. Each step leaves a screenshot in
 // test-results/ (git-ignored).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import {
   type ModelgateError,
   type UsageResult,
 } from '@modelgate/core';
+import { decodePng, type Raster } from '@modelgate/provider-sim';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +41,8 @@ if (!hasChromium) {
 const appRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Screenshots of every step, kept after the run (git-ignored). */
 const SHOTS = join(appRoot, 'test-results');
+/** The pictures the page showed (a generated image and its edit), kept beside them. */
+const PICTURES = join(SHOTS, 'pictures');
 
 describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
   let workDir: string;
@@ -69,7 +72,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
 
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), 'mg-web-'));
-    mkdirSync(SHOTS, { recursive: true });
+    mkdirSync(PICTURES, { recursive: true });
     // Paced tokens so the answer visibly streams (and can be stopped); a video that takes a few polls.
     gateway = await startTestGateway({ tokensPerSecond: 20, videoProcessingMs: 2_000 });
     api = createClient({ baseUrl: gateway.url, apiKey: gateway.apiKey });
@@ -125,7 +128,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     await page.goto(appUrl());
     await connect(gateway.apiKey);
     await page
-      .getByText(/Connected: \d+ text, 3 image and 9 video models/)
+      .getByText(/Connected: \d+ text, 6 image, 9 video and 4 embedding models/)
       .waitFor({ timeout: 15_000 });
     await page.getByTestId('balance').waitFor({ timeout: 15_000 });
     const summary = await api.billing.creditGrants();
@@ -349,6 +352,61 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     await shot('10-video-from-generated-image');
   });
 
+  it('edits the generated image: the edit keeps its picture, changes it, and costs the model’s price', async () => {
+    const source =
+      (await page.getByTestId('generated-image').locator('img').getAttribute('src')) ?? '';
+    const price = (await api.models.list()).data.find((m) => m.id === 'gpt-image-1')?.image
+      ?.price_per_image.medium?.['1024x1024'];
+    await page.getByRole('button', { name: 'Edit this image' }).click();
+    const editing = page.getByTestId('edit-source');
+    await editing.waitFor({ timeout: 15_000 });
+    expect(await editing.locator('img').getAttribute('src')).toBe(source);
+    // Only the models that edit are offered; dall-e-3 does not.
+    const offered = await page.getByLabel('Image model').locator('option').allTextContents();
+    expect(offered).toContain('gpt-image-1');
+    expect(offered).not.toContain('dall-e-3');
+    await page.getByLabel('Image model').selectOption('gpt-image-1');
+    await page.getByLabel('Image size').selectOption('auto');
+    await page.getByLabel('Image prompt').fill('Add a storm over the sea');
+    await page.getByRole('button', { name: 'Edit image' }).click();
+    const edited = page.getByTestId('generated-image').locator('img');
+    await page.waitForFunction(
+      (old) => {
+        const img = document.querySelector<HTMLImageElement>('[data-testid=generated-image] img');
+        return img !== null && img.src !== old && img.naturalWidth === 1024;
+      },
+      source,
+      { timeout: 15_000 },
+    );
+    const result = (await edited.getAttribute('src')) ?? '';
+    expect(result.startsWith(`${gateway.cdnUrl}/files/file-`)).toBe(true);
+    // The simulator draws auto as medium 1024x1024: that price, from the request's usage record.
+    expect(await page.getByTestId('image-cost').textContent()).toBe(
+      `Charged ${price?.toLocaleString('en-US', { maximumFractionDigits: 6 })} credits for 1 image`,
+    );
+    // The pictures themselves, kept beside the screenshots: the source and its edit.
+    const before = Buffer.from(await (await fetch(source)).arrayBuffer());
+    const after = Buffer.from(await (await fetch(result)).arrayBuffer());
+    writeFileSync(join(PICTURES, 'generated.png'), before);
+    writeFileSync(join(PICTURES, 'edited.png'), after);
+    const [a, b] = [decodePng(before)!, decodePng(after)!];
+    // The generated picture is a ground with a square in its middle third: still there, changed.
+    const at = (r: Raster, fx: number, fy: number) => {
+      const i = (Math.floor(fy * r.height) * r.width + Math.floor(fx * r.width)) * 4;
+      return [...r.pixels.subarray(i, i + 3)];
+    };
+    const distance = (p: number[], q: number[]) =>
+      Math.max(...p.map((v, i) => Math.abs(v - q[i]!)));
+    const [ground, square] = [at(a, 0.1, 0.1), at(a, 0.5, 0.5)];
+    const [editedGround, editedSquare] = [at(b, 0.1, 0.1), at(b, 0.5, 0.5)];
+    expect(distance(editedGround, ground)).toBeGreaterThan(10);
+    expect(distance(editedGround, ground)).toBeLessThan(distance(editedGround, square));
+    expect(distance(editedSquare, square)).toBeLessThan(distance(editedSquare, ground));
+    await shot('11-image-edited');
+    await page.getByRole('button', { name: 'Stop editing' }).click();
+    expect(await page.getByRole('button', { name: 'Generate image' }).count()).toBe(1);
+  });
+
   // The operator panel. A key made here spends, is listed, and is revoked.
   const demoName = 'operator-demo';
   let demo: ModelgateClient;
@@ -390,7 +448,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     expect(await page.getByText('task_not_found').count()).toBe(0);
     // The image panel starts afresh too: the earlier key's images are gone.
     expect(await page.getByTestId('generated-image').count()).toBe(0);
-    await shot('11-usage-of-a-normal-key');
+    await shot('12-usage-of-a-normal-key');
   });
 
   it("with the admin key shows every key's usage, by day or by hour, read again after a chat", async () => {
@@ -417,7 +475,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     await expect.poll(() => bars.count(), { timeout: 15_000 }).toBe(24);
     expect(Number(await bars.last().getAttribute('height'))).toBeGreaterThan(0);
     await expect.poll(totalsCells).toEqual(totalsRow(after));
-    await shot('12-operator-usage-by-hour');
+    await shot('13-operator-usage-by-hour');
     await page.getByRole('button', { name: 'Last 7 days' }).click();
     await expect.poll(() => bars.count(), { timeout: 15_000 }).toBe(7);
   });
@@ -448,7 +506,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
       `${credits(listed.used / 1_000_000)} / 5.00`,
       credits((listed.remaining ?? 0) / 1_000_000),
     ]);
-    await shot('13-operator-keys');
+    await shot('14-operator-keys');
   });
 
   it('revokes a key after a confirm: its row turns revoked and the key is refused', async () => {
@@ -466,7 +524,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     );
     expect(refused?.status).toBe(401);
     expect(refused?.code).toBe('revoked_api_key');
-    await shot('14-key-revoked');
+    await shot('15-key-revoked');
 
     // The key the page is using cannot revoke itself: the gateway's 409 is shown.
     const self = (await admin.keys.list({ limit: 100 })).data.find((key) =>
@@ -480,7 +538,7 @@ describe.skipIf(!hasChromium)('the web demo in Chromium', () => {
     expect(await refusal.textContent()).toContain('409');
     expect(await refusal.textContent()).toContain('revoking_own_key');
     expect(await selfRow.locator('.key-status').textContent()).toBe('active');
-    await shot('15-revoke-own-key-refused');
+    await shot('16-revoke-own-key-refused');
 
     // The status filter asks the gateway for the revoked keys only.
     await page.getByLabel('Key status').selectOption('revoked');
