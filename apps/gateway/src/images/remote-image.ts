@@ -13,7 +13,7 @@ import {
   type CheckedTarget,
   checkCallbackUrl,
 } from '../callbacks/address-guard.js';
-import { badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../http/errors.js';
 
 export interface RemoteImageOptions {
   /** Largest body read, in bytes. */
@@ -120,7 +120,7 @@ export async function fetchRemoteImage(
         throw refused(param, `the image is larger than ${options.maxBytes} bytes.`);
       throw refused(param, `fetching it answered ${status} (redirects are not followed).`);
     } catch (error) {
-      if (error instanceof Error && 'status' in error) throw error;
+      if (error instanceof ApiError) throw error;
       last = deadline.aborted
         ? `fetching it took longer than ${options.timeoutMs / 1000} s`
         : 'it could not be fetched';
