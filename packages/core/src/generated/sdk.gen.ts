@@ -21,14 +21,17 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 /**
  * List models
  *
- * Lists every text, image and video model this gateway serves, in the
- * OpenAI list shape plus `type` (`text` | `image` | `video`): exactly
+ * Lists every text, image, video and embedding model this gateway
+ * serves, in the OpenAI list shape plus `type` (`text` | `image` |
+ * `video` | `embedding`): exactly
  * the models a request may name (any other is a 404 `model_not_found`,
  * before anything is reserved), and no image or video model whose
  * provider has no credentials. Image models also carry `image`: their
  * sizes, qualities, limits and price per image. Video models carry
  * `video`: their allowed durations, aspect ratios, resolutions, image
- * inputs and price per second. A key restricted to some models (its
+ * inputs and price per second. Embedding models carry `embedding`:
+ * their dimensions, limits and price per million input tokens. A key
+ * restricted to some models (its
  * `models` list) sees only those.
  *
  */
@@ -163,6 +166,15 @@ export const createMessage = <ThrowOnError extends boolean = false>(options: Opt
  * | `gpt-image-1` | **auto**, 1024x1024, 1536x1024, 1024x1536 | **auto**, low, medium, high | 1–10 | 32000 | url, **b64_json** | no | yes |
  * | `dall-e-3` | **1024x1024**, 1792x1024, 1024x1792 | auto (= standard), **standard**, hd | 1 | 4000 | **url**, b64_json | vivid, natural | no |
  * | `dall-e-2` | 256x256, 512x512, **1024x1024** | auto (= standard), **standard** | 1–10 | 1000 | **url**, b64_json | no | no |
+ * | `gemini-2.5-flash-image` | **auto** (square), 1024x1024, 832x1248, 1248x832, 864x1184, 1184x864, 896x1152, 1152x896, 768x1344, 1344x768, 1536x672 | auto (= standard), **standard** | 1 | 32000 | **url**, b64_json | no | no |
+ * | `seedream-4-0` | **auto** (2K, the model chooses the aspect), 1024x1024, 2048x2048, 2304x1728, 1728x2304, 2560x1440, 1440x2560, 2496x1664, 1664x2496, 3024x1296, 4096x4096 | auto (= standard), **standard** | 1–4 | 4000 | **url**, b64_json | no | no |
+ * | `flux-kontext-pro` | **auto** (square), and the ten sizes of `gemini-2.5-flash-image` | auto (= standard), **standard** | 1 | 4000 | **url**, b64_json | no | no |
+ *
+ * The last three price every size alike (0.039, 0.03 and 0.04 credits
+ * an image); their providers are Google's Gemini API, BytePlus
+ * ModelArk and Black Forest Labs, each listed only when its key is set.
+ * `n` above 1 on `seedream-4-0` asks for a set of related images: the
+ * model may make fewer, and each one made is charged.
  *
  * `output_compression` below 100 needs `output_format` `jpeg` or
  * `webp`, and a `transparent` background needs `png` or `webp`.
