@@ -93,6 +93,10 @@ export async function readImageForm(
         if (form.mask) throw badRequest('Send one mask.', 'mask', 'invalid_value');
         form.mask = await readImage(part, 'mask');
       } else {
+        // Refused as it arrives: an unknown part is never read into memory.
+        if (!(part.name in shape)) {
+          throw badRequest(`Unknown field: ${part.name}.`, part.name, 'unknown_field');
+        }
         if (part.name in form.fields) {
           throw badRequest(`The field ${part.name} was sent twice.`, part.name, 'invalid_value');
         }

@@ -106,14 +106,16 @@ describe.each(eachDatabase())('text contract on $name', (database) => {
     return used;
   };
 
-  it('GET /v1/models lists text, image and video models in the spec shape', async () => {
+  it('GET /v1/models lists text, image, video and embedding models in the spec shape', async () => {
     const list = await expectOk(
       await gw.fetch('/v1/models', { key }),
       'GET /v1/models',
       zModelList,
       limited,
     );
-    expect(new Set(list.data.map((m) => m.type))).toEqual(new Set(['text', 'image', 'video']));
+    expect(new Set(list.data.map((m) => m.type))).toEqual(
+      new Set(['text', 'image', 'video', 'embedding']),
+    );
   });
 
   describe.each(['gpt-4o-mini', 'claude-haiku-4-5'])('on %s', (model) => {

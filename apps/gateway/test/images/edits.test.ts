@@ -229,6 +229,16 @@ describe.each(eachDatabase())('image edits and variations on $name', (database) 
       ).rejects.toMatchObject({ status: 400, code: 'unsupported_value', param: 'model' });
     });
 
+    it('an unknown multipart field: 400 unknown_field, refused as it arrives', async () => {
+      const form = new FormData();
+      form.append('image', new Blob([new Uint8Array(squarePng(64))]), 'a.png');
+      form.append('model', 'gpt-image-1');
+      form.append('prompt', 'x');
+      form.append('style', 'vivid');
+      const res = await gw.fetch('/v1/images/edits', { method: 'POST', key, body: form });
+      await expectError(res, EDIT, { status: 400, code: 'unknown_field', param: 'style' });
+    });
+
     it('a variation sent as JSON: 415', async () => {
       const res = await gw.fetch('/v1/images/variations', {
         method: 'POST',
