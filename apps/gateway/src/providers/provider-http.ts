@@ -15,7 +15,13 @@ const MAX_ANSWER_BYTES = 512 * 1024 * 1024;
 /** Longest error body kept. */
 const MAX_ERROR_BYTES = 64 * 1024;
 
-/** A provider's base URL and fixed headers, split once. */
+/**
+ * A provider's base URL and fixed headers, split once, over its own connection pool.
+ *
+ * @example
+ * const http = new ProviderHttp('openai', 'https://api.openai.com/v1', { authorization: `Bearer ${key}` }, IMAGE_TIMEOUTS);
+ * const json = await http.send('POST', '/images/generations', { json: { model: 'dall-e-3', prompt: 'a cat' } }, signal);
+ */
 export class ProviderHttp {
   readonly agent: Agent;
   private readonly origin: string;

@@ -177,43 +177,31 @@ interface EditJob {
   partialImages: number | null;
 }
 
-async function readEdit(ctx: Ctx): Promise<EditJob> {
-  checkAuth(ctx);
-  const form = await readForm(ctx);
-  const family = editFamily(text(form, 'model') ?? 'dall-e-2');
-  const gpt = family.name === 'gpt-image';
-  checkFields(form, [
-    'image',
-    'image[]',
-    'mask',
-    'prompt',
-    'model',
-    'n',
-    'size',
-    'quality',
-    'user',
-    ...(gpt
-      ? [
-          'background',
-          'output_format',
-          'output_compression',
-          'input_fidelity',
-          'stream',
-          'partial_images',
-        ]
-      : ['response_format']),
-  ]);
-  const images = await files(form, ['image', 'image[]']);
-  if (images.length === 0)
-    throw badRequest("Missing required parameter: 'image'.", 'image', 'missing_required_parameter');
-  const [mask] = await files(form, ['mask']);
+/** The fields of an edit for a model family. */
+function editFields(gpt: boolean): string[] {
+  const common = ['image', 'image[]', 'mask', 'prompt', 'model', 'n', 'size', 'quality', 'user'];
+  const own = gpt
+    ? [
+        'background',
+        'output_format',
+        'output_compression',
+        'input_fidelity',
+        'stream',
+        'partial_images',
+      ]
+    : ['response_format'];
+  return [...common, ...own];
+}
+
+function readEditPrompt(form: Form, family: ImageFamily): string {
   const prompt = text(form, 'prompt');
-  if (!prompt)
+  if (!prompt) {
     throw badRequest(
       "Missing required parameter: 'prompt'.",
       'prompt',
       'missing_required_parameter',
     );
+  }
   if (prompt.length > family.maxPromptLength) {
     throw badRequest(
       `Invalid 'prompt': string too long. Expected a string with maximum length ${family.maxPromptLength}, but got a string with length ${prompt.length} instead.`,
@@ -221,103 +209,133 @@ async function readEdit(ctx: Ctx): Promise<EditJob> {
       'string_above_max_length',
     );
   }
-  let start: Raster;
-  let region: EditRegion = { kind: 'all' };
-  if (gpt) {
-    if (images.length > 16)
-      throw badRequest(
-        'Too many images: at most 16 may be edited at once.',
-        'image',
-        'invalid_value',
-      );
-    for (const bytes of images) {
-      const kind = imageKind(bytes);
-      if (kind !== 'png' && kind !== 'jpeg' && kind !== 'webp') {
-        throw badRequest(
-          `Invalid file 'image': unsupported mimetype. Supported file formats are 'image/jpeg', 'image/png', and 'image/webp'.`,
-          'image',
-          'unsupported_file_mimetype',
-        );
-      }
-      if (bytes.length >= 50 * MIB)
-        throw badRequest(
-          'Invalid input image - image must be less than 50 MB.',
-          'image',
-          'image_too_large',
-        );
-    }
-    start = startingPicture(images[0]!);
-  } else {
-    if (images.length > 1) throw badRequest('dall-e-2 edits one image.', 'image', 'invalid_value');
-    start = checkDallE2Image(images[0]!, 'image');
-    if (!mask && !hasTransparency(start)) {
-      throw badRequest(
-        "Invalid input image - format must be in ['RGBA', 'LA', 'L'], got RGB.",
-        'image',
-        'invalid_image_format',
-      );
-    }
-    region = { kind: 'transparent' };
+  return prompt;
+}
+
+/** The GPT image models' inputs: up to 16 PNG, JPEG or WebP images under 50 MB; all edited. */
+function gptImageStart(images: Buffer[]): { start: Raster; region: EditRegion } {
+  if (images.length > 16) {
+    throw badRequest(
+      'Too many images: at most 16 may be edited at once.',
+      'image',
+      'invalid_value',
+    );
   }
-  if (mask) {
-    const picture = imageKind(mask) === 'png' ? decodePng(mask) : null;
-    if (!picture || !hasTransparency(picture))
+  for (const bytes of images) {
+    const kind = imageKind(bytes);
+    if (kind !== 'png' && kind !== 'jpeg' && kind !== 'webp') {
       throw badRequest(
-        'Invalid mask image - the mask must be a PNG with an alpha channel.',
-        'mask',
-        'invalid_image',
-      );
-    if (picture.width !== start.width || picture.height !== start.height) {
-      throw badRequest(
-        'Invalid mask image - mask size does not match image size.',
-        'mask',
-        'invalid_image',
+        `Invalid file 'image': unsupported mimetype. Supported file formats are 'image/jpeg', 'image/png', and 'image/webp'.`,
+        'image',
+        'unsupported_file_mimetype',
       );
     }
-    region = { kind: 'mask', mask: picture };
+    if (bytes.length >= 50 * MIB) {
+      throw badRequest(
+        'Invalid input image - image must be less than 50 MB.',
+        'image',
+        'image_too_large',
+      );
+    }
   }
-  const n = integer(form, 'n', 1, 10) ?? 1;
+  return { start: startingPicture(images[0]!), region: { kind: 'all' } };
+}
+
+/** `dall-e-2`'s input: one square PNG, drawn on where it is transparent unless a mask comes. */
+function dallE2Start(images: Buffer[], masked: boolean): { start: Raster; region: EditRegion } {
+  if (images.length > 1) throw badRequest('dall-e-2 edits one image.', 'image', 'invalid_value');
+  const start = checkDallE2Image(images[0]!, 'image');
+  if (!masked && !hasTransparency(start)) {
+    throw badRequest(
+      "Invalid input image - format must be in ['RGBA', 'LA', 'L'], got RGB.",
+      'image',
+      'invalid_image_format',
+    );
+  }
+  return { start, region: { kind: 'transparent' } };
+}
+
+/** The mask: a PNG with alpha, the first image's size; its transparent pixels are edited. */
+function maskRegion(mask: Buffer, start: Raster): EditRegion {
+  const picture = imageKind(mask) === 'png' ? decodePng(mask) : null;
+  if (!picture || !hasTransparency(picture)) {
+    throw badRequest(
+      'Invalid mask image - the mask must be a PNG with an alpha channel.',
+      'mask',
+      'invalid_image',
+    );
+  }
+  if (picture.width !== start.width || picture.height !== start.height) {
+    throw badRequest(
+      'Invalid mask image - mask size does not match image size.',
+      'mask',
+      'invalid_image',
+    );
+  }
+  return { kind: 'mask', mask: picture };
+}
+
+/** Size, quality, format and streaming of an edit, `auto` resolved. */
+function editOutput(form: Form, gpt: boolean, first: Buffer) {
   const sizes = gpt
     ? ['auto', '1024x1024', '1536x1024', '1024x1536']
     : ['256x256', '512x512', '1024x1024'];
   const asked = oneOf(form, 'size', sizes) ?? (gpt ? 'auto' : '1024x1024');
-  const size = asked === 'auto' ? autoSize(images[0]!) : asked;
-  const qualityAsked = oneOf(
+  const size = asked === 'auto' ? autoSize(first) : asked;
+  const quality = oneOf(
     form,
     'quality',
     gpt ? ['auto', 'low', 'medium', 'high'] : ['standard', 'auto'],
   );
-  const quality = gpt
-    ? qualityAsked === undefined || qualityAsked === 'auto'
-      ? GPT_IMAGE_AUTO.quality
-      : qualityAsked
-    : 'standard';
-  const outputFormat = gpt
-    ? (oneOf(form, 'output_format', ['png', 'jpeg', 'webp']) ?? 'png')
-    : 'png';
-  if (outputFormat !== 'png')
+  const format = gpt ? (oneOf(form, 'output_format', ['png', 'jpeg', 'webp']) ?? 'png') : 'png';
+  if (format !== 'png')
     throw badRequest('The simulator edits into PNG only.', 'output_format', 'invalid_value');
   const background = gpt ? oneOf(form, 'background', ['transparent', 'opaque', 'auto']) : undefined;
   if (gpt) oneOf(form, 'input_fidelity', ['high', 'low']);
   const stream = gpt && oneOf(form, 'stream', ['true', 'false']) === 'true';
+  const responseFormat = gpt
+    ? 'b64_json'
+    : ((oneOf(form, 'response_format', ['url', 'b64_json']) as 'url' | 'b64_json' | undefined) ??
+      'url');
   const [width = 1024, height = 1024] = size.split('x').map(Number);
+  return {
+    size,
+    width,
+    height,
+    quality: gpt
+      ? quality === undefined || quality === 'auto'
+        ? GPT_IMAGE_AUTO.quality
+        : quality
+      : 'standard',
+    transparent: background === 'transparent',
+    responseFormat,
+    partialImages: stream ? (integer(form, 'partial_images', 0, 3) ?? 0) : null,
+  };
+}
+
+async function readEdit(ctx: Ctx): Promise<EditJob> {
+  checkAuth(ctx);
+  const form = await readForm(ctx);
+  const family = editFamily(text(form, 'model') ?? 'dall-e-2');
+  const gpt = family.name === 'gpt-image';
+  checkFields(form, editFields(gpt));
+  const images = await files(form, ['image', 'image[]']);
+  if (images.length === 0) {
+    throw badRequest("Missing required parameter: 'image'.", 'image', 'missing_required_parameter');
+  }
+  const [mask] = await files(form, ['mask']);
+  const prompt = readEditPrompt(form, family);
+  const input = gpt ? gptImageStart(images) : dallE2Start(images, mask !== undefined);
+  const region = mask ? maskRegion(mask, input.start) : input.region;
+  const n = integer(form, 'n', 1, 10) ?? 1;
   return {
     family,
     prompt,
     n,
-    width,
-    height,
-    size,
-    quality,
-    transparent: background === 'transparent',
-    responseFormat: gpt
-      ? 'b64_json'
-      : ((oneOf(form, 'response_format', ['url', 'b64_json']) as 'url' | 'b64_json' | undefined) ??
-        'url'),
-    start,
+    start: input.start,
     region,
     images,
-    partialImages: stream ? (integer(form, 'partial_images', 0, 3) ?? 0) : null,
+    ...editOutput(form, gpt, images[0]!),
   };
 }
 
