@@ -14,6 +14,7 @@
 //   node bench/ab.mjs --a … --stream --db pglite --rounds 200 --block 25
 //   node bench/ab.mjs --a … --stream --tokens 32 --tokens-per-second 1000   # CPU of relaying
 //   node bench/ab.mjs --a … --b-args=--liftoff-only --concurrency 16   # same build, a node flag, under load
+//   node bench/ab.mjs --a … --node 24                    # every process on Node 24 (lib/runtime.mjs)
 //
 // Results go to stdout only: this is a tool for a change's author, not a scenario of `pnpm bench`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { poolFor, shuffled, timeRequest, warmUp } from './lib/measure.mjs';
 import { cpuPlan, pinSelf, stop } from './lib/processes.mjs';
+import { continueOnNode } from './lib/runtime.mjs';
 import { percentile } from './lib/stats.mjs';
 import {
   chatBody,
@@ -49,8 +51,10 @@ const { values: opts } = parseArgs({
     concurrency: { type: 'string', default: '1' },
     'a-args': { type: 'string', default: '' },
     'b-args': { type: 'string', default: '' },
+    node: { type: 'string' },
   },
 });
+continueOnNode(opts.node);
 if (!opts.a) {
   console.error('usage: node bench/ab.mjs --a <gateway main.js> [--b <main.js>] [--stream]');
   process.exit(2);

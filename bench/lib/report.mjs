@@ -1,7 +1,8 @@
 // Turns one run's JSON into verdicts (the issue's targets, each a ratio from this run), plots,
-// and the results section of BENCHMARKS.md.
+// and the results section of BENCHMARKS.md for the run's Node major (one section per runtime, and
+// the side-by-side table of targets that opens the results, built from every latest-nodeN.json).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { overheadGuard } from '../scenarios/overhead.mjs';
 import { median } from './stats.mjs';
@@ -19,6 +20,10 @@ const medianOver = (runs, key) => {
 const runList = (runs) =>
   runs ? `${runs.map((r) => `+${f(r.addedFirstChunkMs, 0)}`).join(', ')} ms` : 'one run';
 const ok = (scenario) => scenario && !scenario.error;
+/** The Node major a run was measured on, from its report: `node24`. */
+export const runtimeOf = (report) => `node${/^v(\d+)/.exec(report.machine.node)?.[1] ?? 'unknown'}`;
+/** Side-by-side order: the runtime users deploy on first. */
+export const PUBLISHED_RUNTIMES = ['node24', 'node20'];
 /** A scenario's targets in the fixed order (direct, floor, modelgate, modelgate-pg, portkey). */
 const ordered = (targets) =>
   Object.entries(targets).sort(([a], [b]) => ALL_TARGETS.indexOf(a) - ALL_TARGETS.indexOf(b));
@@ -161,11 +166,11 @@ export function writePlots(report, outDir) {
         points: points('p99'),
       });
     }
-    const file = path.join(outDir, 'latency-vs-rate.svg');
+    const file = path.join(outDir, `latency-vs-rate-${runtimeOf(report)}.svg`);
     writeFileSync(
       file,
       lineChart({
-        title: 'Added latency vs request rate (vs direct)',
+        title: `Added latency vs request rate (vs direct), Node ${report.machine.node}`,
         xLabel: 'requests per second (log scale)',
         yLabel: 'added latency, ms (log scale; ≤ 0.1 drawn at 0.1)',
         logY: true,
@@ -179,7 +184,7 @@ export function writePlots(report, outDir) {
     const bars = Object.entries(client.bundles)
       .filter(([key, b]) => key !== 'versions' && b.gzipBytes)
       .map(([key, b]) => ({ label: b.name, value: b.gzipBytes / 1024, color: colors[key] }));
-    const file = path.join(outDir, 'client-bundle.svg');
+    const file = path.join(outDir, `client-bundle-${runtimeOf(report)}.svg`);
     writeFileSync(
       file,
       barChart({
@@ -305,16 +310,92 @@ function ledgerTable(l) {
   return rows.join('\n');
 }
 
-/** Rewrites the generated part of BENCHMARKS.md (between the results markers) from this run. */
-export function writeSummary(report) {
+const cell = (t) =>
+  t ? `${t.value} ${t.met === true ? '✅' : t.met === false ? '❌' : ''}`.trim() : '–';
+
+/** A few absolute figures per runtime, beside the targets (ratios) they decide. */
+function headlineFigures(report) {
+  const { overhead, load } = report.scenarios;
+  const rows = [];
+  for (const name of ['modelgate', 'floor', 'portkey']) {
+    const p50 = ok(overhead) ? overhead.targets[name]?.added.plainP50 : null;
+    if (p50 != null) rows.push([`added p50, ${name}`, `${f(p50, 3)} ms`]);
+  }
+  for (const name of ['modelgate', 'modelgate-pg', 'floor', 'portkey']) {
+    const rps = ok(load) ? load.targets[name]?.saturation?.throughput : null;
+    if (rps != null)
+      rows.push([
+        `saturation (${load.saturationConnections} connections), ${name}`,
+        `${f(rps, 0)} req/s`,
+      ]);
+  }
+  return rows;
+}
+
+/**
+ * The table that opens the results: every target and a few absolute figures, one column per
+ * runtime, from the latest full run on each (`pending` with the command when there is none yet).
+ */
+export function runtimeComparison(outDir) {
+  const reports = PUBLISHED_RUNTIMES.map((label) => {
+    const file = path.join(outDir, `latest-${label}.json`);
+    return { label, report: existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null };
+  });
+  const rowNames = [];
+  const values = reports.map(({ report }) => {
+    const byName = new Map();
+    if (!report) return byName;
+    for (const t of evaluate(report).targets) byName.set(t.name, cell(t));
+    for (const [name, value] of headlineFigures(report)) byName.set(name, value);
+    for (const name of byName.keys()) if (!rowNames.includes(name)) rowNames.push(name);
+    return byName;
+  });
+  const header = reports.map(({ label, report }) =>
+    report
+      ? `Node ${report.machine.node} (${report.startedAt.slice(0, 10)})`
+      : `Node ${label.slice(4)}: pending`,
+  );
+  const pending = reports
+    .filter(({ report }) => !report)
+    .map(
+      ({ label }) =>
+        `Node ${label.slice(4)}: pending — \`pnpm bench --node ${label.slice(4)}\` on a quiet machine (~13 min) fills its column.`,
+    );
+  if (rowNames.length === 0) return pending.join('\n');
+  return [
+    [`| | ${header.join(' | ')} |`, `|---|${reports.map(() => '---:').join('|')}|`]
+      .concat(
+        rowNames.map(
+          (name) => `| ${name} | ${values.map((v) => v.get(name) ?? '–').join(' | ')} |`,
+        ),
+      )
+      .join('\n'),
+    ...pending,
+  ].join('\n\n');
+}
+
+/** Replaces the text between `<!-- NAME:start … -->` and `<!-- NAME:end -->` (appends the block when absent). */
+function replaceBlock(text, name, note, body) {
+  const block = `<!-- ${name}:start (${note}) -->\n${body}\n<!-- ${name}:end -->`;
+  const re = new RegExp(`<!-- ${name}:start[\\s\\S]*?<!-- ${name}:end -->`);
+  return re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n${block}\n`;
+}
+
+/**
+ * Rewrites the generated parts of BENCHMARKS.md from this run: its runtime's results section
+ * (between the `results:nodeN` markers) and the side-by-side table (`runtimes` markers), which
+ * reads every runtime's latest-nodeN.json in `outDir`.
+ */
+export function writeSummary(report, outDir) {
   const file = path.join(repoDir, 'BENCHMARKS.md');
   const verdict = evaluate(report);
   const m = report.machine;
+  const runtime = runtimeOf(report);
   const sections = [
     `Run of ${report.startedAt} (${f(report.durationS, 0)} s): ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}. ` +
       `Load average before/after: ${m.loadavg.map((n) => n.toFixed(1)).join(' ')} / ${m.loadavgAfter.map((n) => n.toFixed(1)).join(' ')}` +
       `${m.loadavg[0] > m.cpus * 0.5 ? ' — **taken on a busy machine: other work shared the cores, read ratios, not absolutes**' : ''}. ` +
-      `CPU pinning: ${m.pinned.pinned ? `server under test on CPU ${m.pinned.server}, simulator and load generator on CPU ${m.pinned.other}` : 'none'}. Upstream: ${report.upstream}. Raw data: [bench/results/latest.json](bench/results/latest.json).`,
+      `CPU pinning: ${m.pinned.pinned ? `server under test on CPU ${m.pinned.server}, simulator and load generator on CPU ${m.pinned.other}` : 'none'}. Upstream: ${report.upstream}. Raw data: [bench/results/latest-${runtime}.json](bench/results/latest-${runtime}.json).`,
     '### Targets',
     [
       '| target | this run | limit | met | note |',
@@ -338,7 +419,7 @@ export function writeSummary(report) {
     sections.push(
       '### 2. Load (latency added vs direct at the same rate, ms)',
       ok(load)
-        ? `${load.durationS} s per rate after ${load.warmupS} s warm-up. Fixed rates: evenly spaced arrivals, an open loop (workers/paced-client.mjs; latency from the hand-off, so the generator's own send lateness, \`sendLateness\` in latest.json, is left out); max: autocannon, ${load.saturationConnections} connections. ![added latency vs rate](bench/results/latency-vs-rate.svg)\n\n${loadTable(load)}`
+        ? `${load.durationS} s per rate after ${load.warmupS} s warm-up. Fixed rates: evenly spaced arrivals, an open loop (workers/paced-client.mjs; latency from the hand-off, so the generator's own send lateness, \`sendLateness\` in latest-${runtime}.json, is left out); max: autocannon, ${load.saturationConnections} connections. ![added latency vs rate](bench/results/latency-vs-rate-${runtime}.svg)\n\n${loadTable(load)}`
         : failed('load', load),
     );
   if (streams)
@@ -352,7 +433,7 @@ export function writeSummary(report) {
     sections.push(
       '### 4. Client',
       ok(client)
-        ? `![client bundle sizes](bench/results/client-bundle.svg)\n\n${clientTables(client)}`
+        ? `![client bundle sizes](bench/results/client-bundle-${runtime}.svg)\n\n${clientTables(client)}`
         : failed('client', client),
     );
   if (ledger)
@@ -360,10 +441,10 @@ export function writeSummary(report) {
       '### 5. Ledger (operations per second)',
       ok(ledger) ? ledgerTable(ledger) : failed('ledger', ledger),
     );
-  const generated = `<!-- results:start (written by pnpm bench; edit outside these markers) -->\n${sections.join('\n\n')}\n<!-- results:end -->`;
   let text = readFileSync(file, 'utf8');
-  const re = /<!-- results:start[\s\S]*?<!-- results:end -->/;
-  text = re.test(text) ? text.replace(re, generated) : `${text.trimEnd()}\n\n${generated}\n`;
+  const note = 'written by pnpm bench; edit outside these markers';
+  text = replaceBlock(text, `results:${runtime}`, note, sections.join('\n\n'));
+  text = replaceBlock(text, 'runtimes', note, runtimeComparison(outDir));
   writeFileSync(file, text);
   // The repository formats Markdown with Biome (tables aligned): leave the file as `biome check` wants it.
   const biome = path.join(repoDir, 'node_modules', '.bin', 'biome');

@@ -87,7 +87,7 @@ export async function startTarget(
   if (name === 'floor') {
     const handle = await startNode({
       name,
-      args: [path.join(benchDir, 'floor-proxy.mjs'), '--upstream', `${simUrl}/openai`],
+      args: [...nodeArgs, path.join(benchDir, 'floor-proxy.mjs'), '--upstream', `${simUrl}/openai`],
       cpu,
       readyPattern: /listening on (http:\/\/\S+)/,
     });
@@ -104,6 +104,7 @@ export async function startTarget(
     const handle = await startNode({
       name,
       args: [
+        ...nodeArgs,
         '--import',
         path.join(benchDir, 'servers/loopback-only.mjs'),
         portkeyMain,

@@ -23,6 +23,7 @@ import { ConfigError, loadConfig } from './config/config.js';
 import { DataDirInUseError } from './db/pglite-lock.js';
 import { startGateway } from './index.js';
 import { createLogger } from './observability/logger.js';
+import { endOfLifeMessage, endOfLifeNode } from './observability/node-end-of-life.js';
 
 function isAddressInUse(err: unknown): err is NodeJS.ErrnoException & { port: number } {
   return (
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = createLogger({ level: config.logLevel });
+  const eol = endOfLifeNode();
+  if (eol) log.warn(endOfLifeMessage(eol), { node: eol.version, end_of_life: eol.endOfLife });
 
   // Last-resort handlers: a stray rejection is logged, never fatal to requests in flight.
   process.on('unhandledRejection', (reason) => log.error('unhandled rejection', { err: reason }));
