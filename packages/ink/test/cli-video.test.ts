@@ -60,7 +60,7 @@ describe('modelgate video', () => {
     const taskId = submitted.stdout.trim();
     expect(taskId).toMatch(/^vt_\w+$/);
 
-    // Cancelled first, while it still runs (the simulator takes 2 s).
+    // Cancelled first, while it still runs (the simulator takes 6 s).
     const cancelled = await runCli(['video', 'cancel', taskId, '--json'], { env });
     expect(cancelled.stderr).toBe('');
     expect(JSON.parse(cancelled.stdout)).toMatchObject({ task_id: taskId, status: 'cancelled' });

@@ -26,7 +26,9 @@ interface Gateway {
   close(deadlineMs?: number): Promise<void>;
 }
 
-const VIDEO_PROCESSING_MS = 2_000;
+// Long enough that a CLI started after a submission (≈ 1 s on a loaded two-core machine, more at
+// worst) still finds the task running to cancel it.
+const VIDEO_PROCESSING_MS = 6_000;
 
 /** `sk-` + 48 base62 characters, the gateway's key format. */
 function randomKey(): string {

@@ -16,13 +16,18 @@ interface Seen {
 let server: http.Server | undefined;
 afterEach(() => server?.close());
 
-/** Sends raw parts (a gap between them splits packets) and reports what the handler saw. */
+/** Sends raw parts (each after the handler started) and reports what the handler saw. */
 async function exchange(parts: string[]): Promise<Seen> {
   let resolveSeen!: (seen: Seen) => void;
   const seen = new Promise<Seen>((resolve) => {
     resolveSeen = resolve;
   });
+  let resolveRequested!: () => void;
+  const requested = new Promise<void>((resolve) => {
+    resolveRequested = resolve;
+  });
   server = http.createServer(async (req, res) => {
+    resolveRequested();
     const incoming = req as NodeIncoming;
     const c = contextOf(req);
     takeArrivedBody(c); // as middleware would: inside the 'request' event
@@ -46,7 +51,8 @@ async function exchange(parts: string[]): Promise<Seen> {
   socket.setNoDelay(true);
   for (const [i, part] of parts.entries()) {
     socket.write(part);
-    if (i < parts.length - 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The rest is sent once the handler has run, so it has surely not arrived with the head.
+    if (i < parts.length - 1) await requested;
   }
   const result = await seen;
   socket.destroy();
