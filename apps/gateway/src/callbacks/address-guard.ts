@@ -6,7 +6,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { type ApiError, badRequest } from '../http/errors.js';
+import { type ApiError, badRequest } from '../errors/api-error.js';
 import { type AddressClass, classifyAddress } from './ip-ranges.js';
 
 /** One resolved address. */

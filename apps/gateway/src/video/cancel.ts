@@ -1,4 +1,4 @@
-import { conflict } from '../http/errors.js';
+import { conflict } from '../errors/api-error.js';
 import type { VideoAdapter } from '../providers/video/types.js';
 import type { EngineLogger, EngineObserver } from '../tasks/engine.js';
 import { finishTask, type TransitionDeps } from '../tasks/transitions.js';

@@ -3,10 +3,16 @@ import { zCreateVideoGenerationRequest } from '@modelgate/core/zod';
 import type { Kysely } from 'kysely';
 import type { Billing } from '../billing/billing.js';
 import type { DB } from '../db/schema.js';
+import {
+  ApiError,
+  badRequest,
+  forbidden,
+  insufficientQuota,
+  notFound,
+} from '../errors/api-error.js';
+import { validateBody } from '../errors/validate.js';
 import { randomBase62 } from '../files/ids.js';
 import type { FilesService } from '../files/service.js';
-import { ApiError, badRequest, forbidden, insufficientQuota, notFound } from '../http/errors.js';
-import { validateBody } from '../http/validate.js';
 import type { AuthKey } from '../keys/keys.js';
 import { VIDEO_MODELS, type VideoModelSpec } from '../providers/video/registry.js';
 import {

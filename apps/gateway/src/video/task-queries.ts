@@ -2,7 +2,7 @@ import type { VideoTaskList } from '@modelgate/core';
 import type { Kysely } from 'kysely';
 import { cursorPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors/api-error.js';
 import type { VideoTaskStatus } from './tables.js';
 import { toVideoTask, type VideoTaskRow } from './task-object.js';
 

@@ -4,11 +4,12 @@ import { zCreateTokenRequest } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
 import { unitsToCredits } from '../../billing/billing.js';
 import { createCallbackSecret } from '../../callbacks/secrets.js';
+import { notFound } from '../../errors/api-error.js';
+import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { notFound } from '../errors.js';
 import { requireAdmin } from '../middleware/auth.js';
-import { readJsonBody, validateBody } from '../validate.js';
+import { readJsonBody } from '../validate.js';
 import { checkKeySettings } from './key-settings.js';
 
 export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): void {
