@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { PRESIGN_EXPIRES_SECONDS } from '../config/storage-env.js';
+import { PRESIGN_EXPIRES_SECONDS } from '../config/storage.js';
 import { MIME_BY_EXT } from '../files/sniff.js';
 import type { BlobStore } from '../files/storage.js';
 import { parseRange } from './range.js';

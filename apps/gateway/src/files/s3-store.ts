@@ -20,7 +20,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { PRESIGN_EXPIRES_SECONDS, type S3Settings } from '../config/storage-env.js';
+import { PRESIGN_EXPIRES_SECONDS, type S3Settings } from '../config/storage.js';
 import { type StagedFile, stageToFile } from './staging.js';
 import { type BlobStore, stagedBlob } from './storage.js';
 

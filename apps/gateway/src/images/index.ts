@@ -35,7 +35,7 @@ export function createImagesFeature(
     stdMetrics: core.stdMetrics,
     inputs: {
       cdnUrl: core.cdnUrl,
-      allowPrivate: config.callbackAllowPrivate,
+      allowPrivate: config.callbacks.allowPrivate,
       fetchTimeoutMs: REMOTE_IMAGE_TIMEOUT_MS,
     },
   });

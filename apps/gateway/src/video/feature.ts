@@ -3,7 +3,6 @@
  * the CDN routes on the CDN listener, the providers from the environment (or the simulator in demo
  * mode), and the task engine as a lifecycle hook.
  */
-import { z } from 'zod';
 import { assertCallbackUrlAllowed } from '../callbacks/address-guard.js';
 import { enqueueCallback } from '../callbacks/outbox.js';
 import { createCdnHandler } from '../cdn/handler.js';
@@ -16,70 +15,6 @@ import { VIDEO_MODELS, videoModelList } from '../providers/video/registry.js';
 import type { VideoProviderConfig } from '../providers/video/types.js';
 import type { EngineObserver } from '../tasks/engine.js';
 import { createVideoService, type VideoService } from './service.js';
-
-/** The YAML `video:` section (all optional); env variables win. */
-const videoFileSchema = z
-  .object({
-    poll_interval_ms: z.number().int().min(1).optional(),
-    lease_ms: z.number().int().min(100).optional(),
-    deadline_ms: z.number().int().min(1).optional(),
-    max_in_flight: z.number().int().min(1).optional(),
-    provider_concurrency: z.number().int().min(1).optional(),
-    /** Upstream model id per gateway model, e.g. `seedance-2: doubao-seedance-2-0-260128`. */
-    upstream_models: z.record(z.string(), z.string().min(1)).optional(),
-  })
-  .strict();
-
-export interface VideoSettings {
-  pollIntervalMs: number;
-  leaseMs: number;
-  deadlineMs: number | undefined;
-  maxInFlight: number;
-  providerConcurrency: number;
-  upstreamModels: Record<string, string>;
-}
-
-function envInt(env: Record<string, string | undefined>, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) {
-    throw new ConfigError(`${name} must be a positive integer (got "${raw}")`);
-  }
-  return Number(raw);
-}
-
-/**
- * Engine settings: MODELGATE_VIDEO_POLL_INTERVAL_MS (5000), MODELGATE_VIDEO_LEASE_MS (120000),
- * MODELGATE_VIDEO_DEADLINE_MS (per-model default), MODELGATE_VIDEO_MAX_IN_FLIGHT (32),
- * MODELGATE_VIDEO_PROVIDER_CONCURRENCY (8), or the same names in the YAML `video:` section.
- */
-export function readVideoSettings(
-  env: Record<string, string | undefined>,
-  file: unknown,
-): VideoSettings {
-  const parsed = videoFileSchema.safeParse(file ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`MODELGATE_CONFIG: video.${issue.path.join('.')}: ${issue.message}`);
-  }
-  const f = parsed.data;
-  for (const model of Object.keys(f.upstream_models ?? {})) {
-    if (!VIDEO_MODELS[model]) {
-      throw new ConfigError(
-        `MODELGATE_CONFIG: video.upstream_models.${model}: not a video model (${Object.keys(VIDEO_MODELS).join(', ')})`,
-      );
-    }
-  }
-  return {
-    pollIntervalMs: envInt(env, 'MODELGATE_VIDEO_POLL_INTERVAL_MS') ?? f.poll_interval_ms ?? 5000,
-    leaseMs: envInt(env, 'MODELGATE_VIDEO_LEASE_MS') ?? f.lease_ms ?? 120_000,
-    deadlineMs: envInt(env, 'MODELGATE_VIDEO_DEADLINE_MS') ?? f.deadline_ms,
-    maxInFlight: envInt(env, 'MODELGATE_VIDEO_MAX_IN_FLIGHT') ?? f.max_in_flight ?? 32,
-    providerConcurrency:
-      envInt(env, 'MODELGATE_VIDEO_PROVIDER_CONCURRENCY') ?? f.provider_concurrency ?? 8,
-    upstreamModels: f.upstream_models ?? {},
-  };
-}
 
 /** Provider connection settings for the configured video providers (with upstream model overrides). */
 export function videoProviderConfigs(
@@ -108,7 +43,13 @@ export function videoProviderConfigs(
     };
   }
   for (const [model, upstream] of Object.entries(upstreamModels)) {
-    const config = out[VIDEO_MODELS[model]!.provider];
+    const spec = VIDEO_MODELS[model];
+    if (!spec) {
+      throw new ConfigError(
+        `MODELGATE_CONFIG: video.upstream_models.${model}: not a video model (${Object.keys(VIDEO_MODELS).join(', ')})`,
+      );
+    }
+    const config = out[spec.provider];
     if (config) config.upstreamModel = upstream;
   }
   return out;
@@ -139,7 +80,7 @@ export function createVideoFeature(
   files: FilesService,
   options: { observer?: EngineObserver } = {},
 ): VideoFeature {
-  const settings = readVideoSettings(services.config.env, services.config.file.video);
+  const settings = services.config.video;
   const log = services.log.child({ component: 'video' });
   const video = createVideoService({
     db: services.db,
@@ -148,7 +89,7 @@ export function createVideoFeature(
     cdnUrl: services.cdnUrl,
     providers: videoProviderConfigs(services.config.providers, settings.upstreamModels),
     assertCallbackUrlAllowed: (url) =>
-      assertCallbackUrlAllowed(url, { allowPrivate: services.config.callbackAllowPrivate }),
+      assertCallbackUrlAllowed(url, { allowPrivate: services.config.callbacks.allowPrivate }),
     enqueueCallback: (trx, args) => enqueueCallback(trx, args),
     engine: {
       pollIntervalMs: settings.pollIntervalMs,

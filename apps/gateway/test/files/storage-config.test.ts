@@ -2,7 +2,7 @@
 // configuration errors it refuses to start with, and the start-up warnings about sharing.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
-import { readStorageEnv } from '../../src/config/storage-env.js';
+import { readStorageEnv } from '../../src/config/storage.js';
 import { openBlobStore } from '../../src/files/open-store.js';
 import { createLogger } from '../../src/observability/logger.js';
 

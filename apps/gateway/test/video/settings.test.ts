@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
 import { readProviderEnv } from '../../src/config/providers-env.js';
-import { readVideoSettings, videoProviderConfigs } from '../../src/video/feature.js';
+import { readVideoSettings } from '../../src/config/video.js';
+import { videoProviderConfigs } from '../../src/video/feature.js';
 
 describe('video settings', () => {
   it('reads env over YAML and validates both', () => {
@@ -17,7 +18,7 @@ describe('video settings', () => {
     });
     expect(() => readVideoSettings({ MODELGATE_VIDEO_LEASE_MS: 'soon' }, {})).toThrow(ConfigError);
     expect(() => readVideoSettings({}, { pol_interval_ms: 1 })).toThrow(ConfigError);
-    expect(() => readVideoSettings({}, { upstream_models: { 'sora-2': 'x' } })).toThrow(
+    expect(() => videoProviderConfigs(readProviderEnv({}), { 'sora-2': 'x' })).toThrow(
       /upstream_models/,
     );
   });
