@@ -9,7 +9,7 @@
 import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { startLedger } from './billing/ledger.js';
-import { type CallbackService, createCallbackService } from './callbacks/service.js';
+import { type Callbacks, createCallbacks } from './callbacks/index.js';
 import type { Config } from './config/config.js';
 import { type CoreServices, Lifecycle } from './core-services.js';
 import type { DatabaseKind } from './db/database.js';
@@ -33,7 +33,7 @@ export interface Services extends CoreServices {
   // ── feature services: each owner adds one field here, e.g. `text: TextService;` ──
   files: FilesService;
   video: VideoFeature;
-  callbacks: CallbackService;
+  callbacks: Callbacks;
   text: TextService;
   images: ImagesService;
   embeddings: EmbeddingsService;
@@ -109,10 +109,10 @@ async function createFeatureServices(core: CoreServices): Promise<Services> {
   // Filled in below, one feature at a time; a later feature may use an earlier one.
   const services = { ...core } as Services;
   services.files = createFilesFeature(services, await openBlobStore(core.config, core.log));
+  services.callbacks = createCallbacks(core);
   services.text = createTextFeature(services, services.files);
   services.images = createImagesFeature(services, services.files, services.text.router);
   services.embeddings = createEmbeddingsFeature(services, services.text.router);
-  services.video = createVideoFeature(services, services.files);
-  services.callbacks = createCallbackService(services);
+  services.video = createVideoFeature(services, services.files, services.callbacks);
   return services;
 }

@@ -19,8 +19,6 @@ export interface DeliverySettings {
   concurrency: number;
   /** Bytes of a receiver's answer read before hanging up. */
   maxResponseBytes: number;
-  /** MODELGATE_CALLBACK_ALLOW_PRIVATE=1. */
-  allowPrivate: boolean;
 }
 
 /** The deliverer's settings from the configuration's callbacks section. */
@@ -35,7 +33,6 @@ export function deliverySettingsFrom(config: Pick<Config, 'callbacks'>): Deliver
     pollIntervalMs: Math.max(10, pollIntervalMs),
     concurrency,
     maxResponseBytes: 4096,
-    allowPrivate,
   };
 }
 

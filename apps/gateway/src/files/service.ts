@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { randomBase62 } from '../db/ids.js';
 import type { DB } from '../db/schema.js';
 import type { FilesTable } from '../video/tables.js';
-import { randomBase62 } from './ids.js';
 import type { ImageType } from './sniff.js';
 import type { BlobStore, StagedBlob } from './storage.js';
 

@@ -3,8 +3,7 @@
  * the CDN routes on the CDN listener, the providers from the environment (or the simulator in demo
  * mode), and the task engine as a lifecycle hook.
  */
-import { assertCallbackUrlAllowed } from '../callbacks/address-guard.js';
-import { enqueueCallback } from '../callbacks/outbox.js';
+import type { Callbacks } from '../callbacks/index.js';
 import { createCdnHandler } from '../cdn/handler.js';
 import { ConfigError } from '../config/config.js';
 import type { ProviderEnv } from '../config/providers-env.js';
@@ -78,6 +77,7 @@ export type VideoFeature = VideoService & { listModels: typeof videoModelList };
 export function createVideoFeature(
   services: CoreServices,
   files: FilesService,
+  callbacks: Pick<Callbacks, 'guardUrl' | 'enqueue'>,
   options: { observer?: EngineObserver } = {},
 ): VideoFeature {
   const settings = services.config.video;
@@ -88,9 +88,8 @@ export function createVideoFeature(
     files,
     cdnUrl: services.cdnUrl,
     providers: videoProviderConfigs(services.config.providers, settings.upstreamModels),
-    assertCallbackUrlAllowed: (url) =>
-      assertCallbackUrlAllowed(url, { allowPrivate: services.config.callbacks.allowPrivate }),
-    enqueueCallback: (trx, args) => enqueueCallback(trx, args),
+    assertCallbackUrlAllowed: callbacks.guardUrl,
+    enqueueCallback: callbacks.enqueue,
     engine: {
       pollIntervalMs: settings.pollIntervalMs,
       leaseMs: settings.leaseMs,

@@ -2,6 +2,7 @@ import type { VideoTaskCreated } from '@modelgate/core';
 import { zCreateVideoGenerationRequest } from '@modelgate/core/zod';
 import type { Kysely } from 'kysely';
 import type { Billing } from '../billing/billing.js';
+import { randomBase62 } from '../db/ids.js';
 import type { DB } from '../db/schema.js';
 import {
   ApiError,
@@ -11,7 +12,6 @@ import {
   notFound,
 } from '../errors/api-error.js';
 import { validateBody } from '../errors/validate.js';
-import { randomBase62 } from '../files/ids.js';
 import type { FilesService } from '../files/service.js';
 import type { AuthKey } from '../keys/keys.js';
 import { VIDEO_MODELS, type VideoModelSpec } from '../providers/video/registry.js';

@@ -9,28 +9,28 @@ const example = fileURLToPath(new URL('../../modelgate.example.yaml', import.met
 
 describe('delivery settings', () => {
   it('defaults to the documented schedule (docs/design.md#callbacks) and a 10 s timeout', () => {
-    const settings = deliverySettingsFrom(loadConfig({}));
+    const config = loadConfig({});
+    const settings = deliverySettingsFrom(config);
     expect(settings.retryScheduleMs).toEqual([
       5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
     ]);
     expect(settings.retryScheduleMs).toEqual(DEFAULT_RETRY_SCHEDULE_MS);
     expect(settings.timeoutMs).toBe(10_000);
-    expect(settings.allowPrivate).toBe(false);
+    expect(config.callbacks.allowPrivate).toBe(false);
   });
 
   it('reads env overrides and the allow flag', () => {
-    const settings = deliverySettingsFrom(
-      loadConfig({
-        MODELGATE_CALLBACK_RETRY_SCHEDULE: '50ms, 2s,1m',
-        MODELGATE_CALLBACK_TIMEOUT: '1.5s',
-        MODELGATE_CALLBACK_POLL_INTERVAL: '100',
-        MODELGATE_CALLBACK_ALLOW_PRIVATE: '1',
-      }),
-    );
+    const config = loadConfig({
+      MODELGATE_CALLBACK_RETRY_SCHEDULE: '50ms, 2s,1m',
+      MODELGATE_CALLBACK_TIMEOUT: '1.5s',
+      MODELGATE_CALLBACK_POLL_INTERVAL: '100',
+      MODELGATE_CALLBACK_ALLOW_PRIVATE: '1',
+    });
+    const settings = deliverySettingsFrom(config);
     expect(settings.retryScheduleMs).toEqual([50, 2_000, 60_000]);
     expect(settings.timeoutMs).toBe(1_500);
     expect(settings.pollIntervalMs).toBe(100);
-    expect(settings.allowPrivate).toBe(true);
+    expect(config.callbacks.allowPrivate).toBe(true);
   });
 
   it('accepts the example YAML file and refuses a bad section, naming the path', () => {
