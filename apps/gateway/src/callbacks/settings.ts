@@ -23,8 +23,7 @@ export interface DeliverySettings {
 
 /** The deliverer's settings from the configuration's callbacks section. */
 export function deliverySettingsFrom(config: Pick<Config, 'callbacks'>): DeliverySettings {
-  const { retryScheduleMs, timeoutMs, pollIntervalMs, concurrency, allowPrivate } =
-    config.callbacks;
+  const { retryScheduleMs, timeoutMs, pollIntervalMs, concurrency } = config.callbacks;
   return {
     retryScheduleMs,
     jitter: 0.2,
