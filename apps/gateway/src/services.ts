@@ -9,14 +9,13 @@
 import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { startLedger } from './billing/ledger.js';
-import { type Callbacks, createCallbacks } from './callbacks/index.js';
+import { type CallbacksService, createCallbacksFeature } from './callbacks/index.js';
 import type { Config } from './config/config.js';
 import { type CoreServices, Lifecycle } from './core-services.js';
 import type { DatabaseKind } from './db/database.js';
 import type { DB } from './db/schema.js';
 import { createEmbeddingsFeature, type EmbeddingsService } from './embeddings/index.js';
-import { openBlobStore } from './files/open-store.js';
-import type { FilesService } from './files/service.js';
+import { createFilesFeature, type FilesService } from './files/index.js';
 import { createImagesFeature, type ImagesService } from './images/index.js';
 import { createKeyService } from './keys/keys.js';
 import { createFallbackStore } from './limits/fallback-store.js';
@@ -26,14 +25,14 @@ import { createMemoryStore } from './limits/memory-store.js';
 import type { Logger } from './observability/logger.js';
 import { type Metrics, registerStandardMetrics } from './observability/metrics.js';
 import { createTextFeature, type TextService } from './text/index.js';
-import { createFilesFeature, createVideoFeature, type VideoFeature } from './video/feature.js';
+import { createVideoFeature, type VideoFeature } from './video/feature.js';
 
 /** The full container: core + one field per feature service. */
 export interface Services extends CoreServices {
   // ── feature services: each owner adds one field here, e.g. `text: TextService;` ──
   files: FilesService;
   video: VideoFeature;
-  callbacks: Callbacks;
+  callbacks: CallbacksService;
   text: TextService;
   images: ImagesService;
   embeddings: EmbeddingsService;
@@ -108,8 +107,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
 async function createFeatureServices(core: CoreServices): Promise<Services> {
   // Filled in below, one feature at a time; a later feature may use an earlier one.
   const services = { ...core } as Services;
-  services.files = createFilesFeature(services, await openBlobStore(core.config, core.log));
-  services.callbacks = createCallbacks(core);
+  services.files = await createFilesFeature(core);
+  services.callbacks = createCallbacksFeature(core);
   services.text = createTextFeature(services, services.files);
   services.images = createImagesFeature(services, services.files, services.text.router);
   services.embeddings = createEmbeddingsFeature(services, services.text.router);

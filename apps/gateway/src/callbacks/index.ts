@@ -38,7 +38,7 @@ export {
 export type { EnqueueCallbackInput } from './outbox.js';
 export type { CallbackTables } from './tables.js';
 
-export interface Callbacks {
+export interface CallbacksService {
   /**
    * Refuses a callback URL no delivery may go to: ApiError 400 `param: callback_url` unless it is
    * http(s) and every address of its host is public (or private addresses are allowed).
@@ -56,7 +56,7 @@ export interface Callbacks {
   deliverer: Deliverer;
 }
 
-export interface CallbacksDeps {
+export interface CallbacksFeatureDeps {
   config: Pick<Config, 'callbacks'>;
   db: Kysely<DB>;
   log: Logger;
@@ -66,15 +66,15 @@ export interface CallbacksDeps {
 
 /**
  * @example
- * const callbacks = createCallbacks(core);
+ * const callbacks = createCallbacksFeature(core);
  * const video = createVideo(core, { files, callbacks });
  * // in video's final transaction:
  * await callbacks.enqueue(trx, { taskId, keyId, callbackUrl, task });
  */
-export function createCallbacks(
-  deps: CallbacksDeps,
+export function createCallbacksFeature(
+  deps: CallbacksFeatureDeps,
   options: { resolve?: HostResolver } = {},
-): Callbacks {
+): CallbacksService {
   const { db } = deps;
   // The one guard, at submit and at every delivery attempt, on the configuration's switch.
   const guard: AddressGuardOptions = {

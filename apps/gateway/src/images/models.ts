@@ -6,7 +6,7 @@
  */
 import type { ImageModelCapabilities, ImageQuality, ImageSize } from '@modelgate/core';
 import { unitsToCredits } from '../billing/billing.js';
-import type { ImageType } from '../files/sniff.js';
+import type { ImageType } from '../files/index.js';
 import type { ImageOperation } from '../providers/image/types.js';
 import { credits } from '../providers/video/model-spec.js';
 

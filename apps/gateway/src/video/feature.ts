@@ -1,19 +1,17 @@
 /**
- * Wiring of files + video into the gateway's Services: the files service on the blob store,
- * the CDN routes on the CDN listener, the providers from the environment (or the simulator in demo
- * mode), and the task engine as a lifecycle hook.
+ * Wiring of video into the gateway's Services: the providers from the environment (or the simulator
+ * in demo mode), the finished videos served by files' CDN, and the task engine as a lifecycle hook.
  */
-import type { Callbacks } from '../callbacks/index.js';
-import { createCdnHandler } from '../cdn/handler.js';
+import type { CallbacksService } from '../callbacks/index.js';
 import { ConfigError } from '../config/config.js';
 import type { ProviderEnv } from '../config/providers-env.js';
 import type { CoreServices } from '../core-services.js';
-import { createFilesService, type FilesService } from '../files/service.js';
-import type { BlobStore } from '../files/storage.js';
+import type { FilesService } from '../files/index.js';
 import { VIDEO_MODELS, videoModelList } from '../providers/video/registry.js';
 import type { VideoProviderConfig } from '../providers/video/types.js';
 import type { EngineObserver } from '../tasks/engine.js';
 import { createVideoService, type VideoService } from './service.js';
+import { videoRefersTo } from './task-queries.js';
 
 /** Provider connection settings for the configured video providers (with upstream model overrides). */
 export function videoProviderConfigs(
@@ -54,30 +52,19 @@ export function videoProviderConfigs(
   return out;
 }
 
-/** services.files on the configured blob store (`files/open-store.ts`). */
-export function createFilesFeature(services: CoreServices, store: BlobStore): FilesService {
-  return createFilesService({
-    db: services.db,
-    store,
-    cdnUrl: services.cdnUrl,
-    maxUploadBytes: services.config.maxUploadBytes,
-  });
-}
-
 /** The video service plus `listModels()` for TEXT's GET /v1/models. */
 export type VideoFeature = VideoService & { listModels: typeof videoModelList };
 
 /**
- * services.video; also mounts the CDN handler (files + videos) and registers the engine.
+ * services.video; also serves finished videos on files' CDN and registers the engine.
  *
  * @example
- * services.files = createFilesFeature(services);
- * services.video = createVideoFeature(services, services.files);
+ * services.video = createVideoFeature(services, services.files, services.callbacks);
  */
 export function createVideoFeature(
   services: CoreServices,
   files: FilesService,
-  callbacks: Pick<Callbacks, 'guardUrl' | 'enqueue'>,
+  callbacks: Pick<CallbacksService, 'guardUrl' | 'enqueue'>,
   options: { observer?: EngineObserver } = {},
 ): VideoFeature {
   const settings = services.config.video;
@@ -101,17 +88,11 @@ export function createVideoFeature(
     observer: options.observer,
   });
 
-  const handler = createCdnHandler({
-    store: files.store,
-    async findFile(id, ext) {
-      const row = await files.lookupForCdn(id, ext);
-      return row
-        ? { sha256: row.sha256, size: Number(row.size), contentType: row.mime_type }
-        : null;
-    },
-    findVideo: (taskId) => video.findVideo(taskId),
+  files.addBlobOwner({
+    cdnPrefix: 'videos',
+    find: (name) => video.findVideo(name),
+    refersTo: (trx, sha256) => videoRefersTo(trx, sha256),
   });
-  services.cdn.on(['GET', 'HEAD'], ['/files/:name', '/videos/:name'], (c) => handler(c.req.raw));
 
   video.engine.addObserver({
     upstreamError: (provider, reason) =>

@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
-import type { FilesService } from '../files/service.js';
-import { readBlob } from '../files/storage.js';
+import { type FilesService, readBlob } from '../files/index.js';
 import { VIDEO_MODELS } from '../providers/video/registry.js';
 import type { ImageInput, VideoSubmitRequest } from '../providers/video/types.js';
 import { TaskInputError } from '../tasks/engine.js';
@@ -26,7 +23,6 @@ export function isPublicHttps(cdnUrl: string): boolean {
 }
 
 export interface RequestBuilderDeps {
-  db: Kysely<DB>;
   files: FilesService;
   /** Our CDN's base URL, without a trailing slash. */
   cdnUrl: string;
@@ -35,24 +31,21 @@ export interface RequestBuilderDeps {
 /** One image of the request: external URLs pass through; our files go by URL or inline. */
 async function resolveImage(
   deps: RequestBuilderDeps & { publicCdn: boolean },
+  keyId: number,
   source: ImageSource | undefined,
   param: string,
   transport: string,
 ): Promise<ImageInput | undefined> {
   if (!source) return undefined;
   if (source.kind === 'external') return { kind: 'url', url: source.url };
-  const row = await deps.db
-    .selectFrom('files')
-    .selectAll()
-    .where('id', '=', source.fileId)
-    .executeTakeFirst();
+  const row = await deps.files.get(keyId, source.fileId);
   if (!row)
     throw new TaskInputError(
       'image_not_found',
       `${param}: the file ${source.fileId} was deleted before the task was submitted`,
     );
   if (deps.publicCdn || transport === 'url_only')
-    return { kind: 'url', url: `${deps.cdnUrl}/files/${row.id}.${row.ext}` };
+    return { kind: 'url', url: deps.files.toObject(row).url };
   // Read from our storage, never over the network, and hand it over inline.
   const bytes = await readBlob(deps.files.store, row.sha256);
   if (!bytes)
@@ -80,9 +73,15 @@ export function createRequestBuilder(
       aspectRatio: p.aspectRatio,
     };
     const transport = VIDEO_MODELS[row.model]?.imageTransport ?? 'url_or_inline';
-    const image = await resolveImage(images, p.image, 'image_url', transport);
+    const image = await resolveImage(images, row.key_id, p.image, 'image_url', transport);
     if (image) request.image = image;
-    const lastFrame = await resolveImage(images, p.lastFrame, 'last_frame_url', transport);
+    const lastFrame = await resolveImage(
+      images,
+      row.key_id,
+      p.lastFrame,
+      'last_frame_url',
+      transport,
+    );
     if (lastFrame) request.lastFrame = lastFrame;
     if (p.seed !== undefined) request.seed = p.seed;
     if (p.negativePrompt !== undefined) request.negativePrompt = p.negativePrompt;

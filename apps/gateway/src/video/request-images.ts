@@ -2,6 +2,7 @@
  * A submit request's images (`image_url`, the first frame, and `last_frame_url`): where each comes
  * from, and whether the model takes it that way.
  */
+import { CDN_FILE_NAME } from '../files/index.js';
 import type { VideoModelSpec } from '../providers/video/registry.js';
 import { VideoRequestError } from './request-error.js';
 
@@ -13,8 +14,6 @@ export interface VideoImages {
   image?: ImageSource;
   lastFrame?: ImageSource;
 }
-
-const FILE_PATH = /^\/files\/(file-[A-Za-z0-9]+)\.(png|jpg|webp|gif)$/;
 
 /**
  * Decides whether an image URL is one of our files (read from storage, never fetched) or an
@@ -37,7 +36,7 @@ export function classifyImageUrl(value: unknown, cdnUrl: string, param: string):
   const cdn = new URL(cdnUrl);
   const cdnPath = cdn.pathname.replace(/\/+$/, '');
   if (url.origin === cdn.origin && url.pathname.startsWith(`${cdnPath}/files/`)) {
-    const match = FILE_PATH.exec(url.pathname.slice(cdnPath.length));
+    const match = CDN_FILE_NAME.exec(url.pathname.slice(`${cdnPath}/files/`.length));
     if (!match) throw new VideoRequestError(param, `${param} is not a file URL of this service`);
     return { kind: 'file', fileId: match[1]! };
   }

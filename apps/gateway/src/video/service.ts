@@ -2,7 +2,7 @@ import type { VideoTaskCreated, VideoTaskList } from '@modelgate/core';
 import type { Kysely } from 'kysely';
 import type { Billing } from '../billing/billing.js';
 import type { DB } from '../db/schema.js';
-import type { FilesService } from '../files/service.js';
+import type { FilesService } from '../files/index.js';
 import type { AuthKey } from '../keys/keys.js';
 import { VIDEO_MODELS } from '../providers/video/registry.js';
 import type { VideoAdapter, VideoProviderConfig } from '../providers/video/types.js';
@@ -37,8 +37,8 @@ export interface VideoService {
   list(keyId: number, query: TaskListQuery): Promise<VideoTaskList>;
   /** pending/in_progress → cancelled (refunded, upstream cancelled where possible); final → 409. */
   cancel(keyId: number, taskId: string): Promise<VideoTaskObject>;
-  /** For the CDN: the finished video's blob. */
-  findVideo(taskId: string): Promise<{ sha256: string; size: number; contentType: string } | null>;
+  /** For the CDN: the finished video's blob by its name (`{task_id}.mp4`). */
+  findVideo(name: string): Promise<{ sha256: string; size: number; contentType: string } | null>;
 }
 
 export interface VideoServiceDeps {
@@ -98,8 +98,8 @@ export function createVideoService(deps: VideoServiceDeps): VideoService {
     {
       ...transitionDeps,
       adapterFor,
-      buildRequest: createRequestBuilder({ db, files, cdnUrl }),
-      storeResult: createResultStore({ db, files, maxVideoBytes: deps.maxVideoBytes }),
+      buildRequest: createRequestBuilder({ files, cdnUrl }),
+      storeResult: createResultStore({ files, maxVideoBytes: deps.maxVideoBytes }),
       log: deps.log,
       observer: deps.observer,
     },
@@ -123,6 +123,6 @@ export function createVideoService(deps: VideoServiceDeps): VideoService {
     get: async (keyId, taskId) => toVideoTask(await loadOwnedTask(db, keyId, taskId), cdnUrl),
     list: (keyId, query) => listOwnedTasks(db, cdnUrl, keyId, query),
     cancel: (keyId, taskId) => cancelOwnedTask(cancelDeps, keyId, taskId),
-    findVideo: (taskId) => findFinishedVideo(db, taskId),
+    findVideo: (name) => findFinishedVideo(db, name),
   };
 }

@@ -1,7 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import { sql } from 'kysely';
-import type { DB } from '../db/schema.js';
-import type { FilesService } from '../files/service.js';
+import type { FilesService } from '../files/index.js';
 import type { PollResult, VideoAdapter } from '../providers/video/types.js';
 import { TaskInputError } from '../tasks/engine.js';
 import type { StoredVideo } from '../tasks/transitions.js';
@@ -9,7 +6,6 @@ import { probeMp4 } from './mp4.js';
 import type { VideoTaskRow } from './task-object.js';
 
 export interface ResultStoreDeps {
-  db: Kysely<DB>;
   files: FilesService;
   /** Largest result video accepted from a provider. Default 2 GiB. */
   maxVideoBytes?: number;
@@ -22,7 +18,7 @@ export interface ResultStoreDeps {
 export function createResultStore(
   deps: ResultStoreDeps,
 ): (row: VideoTaskRow, adapter: VideoAdapter, result: PollResult) => Promise<StoredVideo> {
-  const { db, files } = deps;
+  const { files } = deps;
   return async function storeResult(row, adapter, result) {
     const response = await adapter.download({ resultUrl: result.resultUrl! });
     if (!response.body)
@@ -37,10 +33,7 @@ export function createResultStore(
         `${adapter.provider} returned something that is not an MP4`,
       );
     }
-    await db.transaction().execute(async (trx: Transaction<DB>) => {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${staged.sha256}, 0))`.execute(trx);
-      await staged.commit();
-    });
+    await files.keep(staged);
     const info = await probeMp4(async (start, length) => {
       const stream = await files.store.get(staged.sha256, { start, end: start + length - 1 });
       const chunks: Buffer[] = [];

@@ -12,7 +12,7 @@ import {
   notFound,
 } from '../errors/api-error.js';
 import { validateBody } from '../errors/validate.js';
-import type { FilesService } from '../files/service.js';
+import type { FilesService } from '../files/index.js';
 import type { AuthKey } from '../keys/keys.js';
 import { VIDEO_MODELS, type VideoModelSpec } from '../providers/video/registry.js';
 import {

@@ -2,7 +2,7 @@
 // submit and the check before every delivery attempt both follow it, and nothing else (the process
 // environment, a setting of the deliverer) can turn it on.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCallbacks } from '../../src/callbacks/index.js';
+import { createCallbacksFeature } from '../../src/callbacks/index.js';
 import { loadConfig } from '../../src/config/config.js';
 import { Lifecycle } from '../../src/core-services.js';
 import { ApiError } from '../../src/errors/api-error.js';
@@ -35,7 +35,7 @@ describe.each(eachDatabase())('the allow-private switch on $name', (target) => {
   });
 
   function callbacksWith(env: Record<string, string>) {
-    return createCallbacks({
+    return createCallbacksFeature({
       config: loadConfig(env),
       db: h.db,
       log,

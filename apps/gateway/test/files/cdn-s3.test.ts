@@ -2,7 +2,7 @@
 // from the bucket with Range and ETag, or redirects to a presigned URL (MODELGATE_S3_PRESIGN=1);
 // nothing lands in the data directory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3BlobStore } from '../../src/files/s3-store.js';
+import { createS3BlobStore } from '../../src/files/store/s3.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 import {
   type Json,

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { readStorageEnv } from '../../src/config/storage.js';
-import { openBlobStore } from '../../src/files/open-store.js';
+import { openBlobStore } from '../../src/files/store/open.js';
 import { createLogger } from '../../src/observability/logger.js';
 
 describe('MODELGATE_S3_URL', () => {

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3BlobStore } from '../../src/files/s3-store.js';
 import {
   type BlobStore,
   BlobTooLargeError,
   createDiskBlobStore,
   readBlob,
-} from '../../src/files/storage.js';
+} from '../../src/files/store/blob-store.js';
+import { createS3BlobStore } from '../../src/files/store/s3.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 
 const root = await mkdtemp(join(tmpdir(), 'mg-blobs-'));

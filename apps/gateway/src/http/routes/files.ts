@@ -12,9 +12,14 @@ import {
   tooLarge,
   unsupportedMediaType,
 } from '../../errors/api-error.js';
-import { boundaryOf, MultipartError, readMultipart } from '../../files/multipart.js';
-import { sniffImageType } from '../../files/sniff.js';
-import { BlobTooLargeError, type StagedBlob } from '../../files/storage.js';
+import {
+  BlobTooLargeError,
+  boundaryOf,
+  MultipartError,
+  readMultipart,
+  type StagedBlob,
+  sniffImageType,
+} from '../../files/index.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
 

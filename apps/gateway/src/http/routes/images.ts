@@ -15,7 +15,7 @@ import {
 import type { Context, Hono } from 'hono';
 import { ApiError, badRequest } from '../../errors/api-error.js';
 import { validateBody } from '../../errors/validate.js';
-import { boundaryOf } from '../../files/multipart.js';
+import { boundaryOf } from '../../files/index.js';
 import { readImageForm } from '../../images/form.js';
 import type { ImageSource } from '../../images/inputs.js';
 import type { ImageRequestContext } from '../../images/service.js';

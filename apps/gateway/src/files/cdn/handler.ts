@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { PRESIGN_EXPIRES_SECONDS } from '../config/storage.js';
-import { MIME_BY_EXT } from '../files/sniff.js';
-import type { BlobStore } from '../files/storage.js';
+import { PRESIGN_EXPIRES_SECONDS } from '../../config/storage.js';
+import { MIME_BY_EXT } from '../sniff.js';
+import type { BlobStore } from '../store/blob-store.js';
 import { parseRange } from './range.js';
 
 /** What the CDN needs to know about a path: the blob behind it, or null (404). */
@@ -11,16 +11,9 @@ export interface CdnObject {
   contentType: string;
 }
 
-export interface CdnDeps {
-  store: BlobStore;
-  /** `/files/{id}.{ext}` → the file's blob, null when unknown or deleted. */
-  findFile(id: string, ext: string): Promise<CdnObject | null>;
-  /** `/videos/{task_id}.mp4` → the finished video's blob, null otherwise. */
-  findVideo(taskId: string): Promise<CdnObject | null>;
-}
+/** The blob a CDN name (`file-….png`, `vt_….mp4`) stands for, or null (404). */
+export type CdnLookup = (name: string) => Promise<CdnObject | null>;
 
-const FILE_PATH = /^\/files\/(file-[A-Za-z0-9]+)\.(png|jpg|webp|gif)$/;
-const VIDEO_PATH = /^\/videos\/([A-Za-z0-9_-]+)\.mp4$/;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
@@ -59,22 +52,22 @@ async function redirect(
 /**
  * The CDN listener's handler: serves uploaded files and finished videos from the blob store with
  * immutable caching, ETag (the SHA-256), conditional GET and single byte ranges, or redirects to a
- * presigned object-store URL when the store offers one (MODELGATE_S3_PRESIGN=1).
+ * presigned object-store URL when the store offers one (MODELGATE_S3_PRESIGN=1). `find` says which
+ * blob the path's last segment names.
  *
  * @example
- * serve({ fetch: createCdnHandler({ store, findFile, findVideo }), port: 8081 });
+ * const serve = createCdnHandler(store);
+ * cdn.get('/files/:name', (c) => serve(c.req.raw, findFile));
  */
-export function createCdnHandler(deps: CdnDeps): (request: Request) => Promise<Response> {
-  return async (request) => {
+export function createCdnHandler(
+  store: BlobStore,
+): (request: Request, find: CdnLookup) => Promise<Response> {
+  return async (request, find) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return plain(405, 'method not allowed', { allow: 'GET, HEAD' });
     }
     const path = new URL(request.url).pathname;
-    let object: CdnObject | null = null;
-    const file = FILE_PATH.exec(path);
-    if (file) object = await deps.findFile(file[1]!, file[2]!);
-    const video = file ? null : VIDEO_PATH.exec(path);
-    if (video) object = await deps.findVideo(video[1]!);
+    const object = await find(path.slice(path.lastIndexOf('/') + 1));
     if (!object) return plain(404, 'not found');
 
     const etag = `"${object.sha256}"`;
@@ -89,8 +82,8 @@ export function createCdnHandler(deps: CdnDeps): (request: Request) => Promise<R
     if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) {
       return new Response(null, { status: 304, headers: common });
     }
-    if (deps.store.signedUrl) return redirect(deps.store.signedUrl, object);
-    const size = await deps.store.size(object.sha256);
+    if (store.signedUrl) return redirect(store.signedUrl, object);
+    const size = await store.size(object.sha256);
     if (size === null) return plain(404, 'not found');
     // If-Range with another validator: the representation changed, send it whole.
     const ifRange = request.headers.get('if-range');
@@ -112,7 +105,7 @@ export function createCdnHandler(deps: CdnDeps): (request: Request) => Promise<R
       headers['content-length'] = String(size);
     }
     if (request.method === 'HEAD' || size === 0) return new Response(null, { status, headers });
-    const stream = await deps.store.get(object.sha256, range ?? undefined);
+    const stream = await store.get(object.sha256, range ?? undefined);
     if (!stream) return plain(404, 'not found');
     return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, headers });
   };

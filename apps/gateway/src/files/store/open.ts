@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { Config } from '../config/config.js';
-import type { Logger } from '../observability/logger.js';
-import { type BlobStore, createDiskBlobStore } from './storage.js';
+import type { Config } from '../../config/config.js';
+import type { Logger } from '../../observability/logger.js';
+import { type BlobStore, createDiskBlobStore } from './blob-store.js';
 
 /**
  * Opens the configured blob store: the S3-compatible object store when MODELGATE_S3_URL / S3_* is
@@ -32,6 +32,6 @@ export async function openBlobStore(
       { storage: 's3' },
     );
   }
-  const { createS3BlobStore } = await import('./s3-store.js');
+  const { createS3BlobStore } = await import('./s3.js');
   return createS3BlobStore(config.s3, join(dir, 'blobs', 'tmp'));
 }

@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { SNIFF_BYTES } from './sniff.js';
+import { SNIFF_BYTES } from '../sniff.js';
 
 /** Thrown by `stage`/`put` as soon as the stream passes `maxBytes`; nothing is kept. */
 export class BlobTooLargeError extends Error {

@@ -4,8 +4,8 @@
  * rather than record a failure; anything else is a 500, logged with its stack.
  */
 import type { ErrorHandler } from 'hono';
-import { isTransientDbError } from '../billing/transient.js';
-import type { Logger } from '../observability/logger.js';
+import { isTransientDbError } from '../../billing/transient.js';
+import type { Logger } from '../../observability/logger.js';
 
 /**
  * @example
