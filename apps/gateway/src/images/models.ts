@@ -8,7 +8,7 @@ import type { ImageModelCapabilities, ImageQuality, ImageSize } from '@modelgate
 import { unitsToCredits } from '../billing/billing.js';
 import type { ImageType } from '../files/index.js';
 import type { ImageOperation } from '../providers/image/types.js';
-import { credits } from '../providers/video/model-spec.js';
+import { credits } from '../video/model-spec.js';
 
 /** The providers of image models, by their names in config.providers. */
 export type ImageProviderName = 'openai' | 'gemini' | 'byteplus' | 'bfl';

@@ -7,9 +7,9 @@ import { ConfigError } from '../config/config.js';
 import type { ProviderEnv } from '../config/providers-env.js';
 import type { CoreServices } from '../core-services.js';
 import type { FilesService } from '../files/index.js';
-import { VIDEO_MODELS, videoModelList } from '../providers/video/registry.js';
-import type { VideoProviderConfig } from '../providers/video/types.js';
-import type { EngineObserver } from '../tasks/engine.js';
+import type { EngineObserver } from './engine/engine.js';
+import type { VideoProviderConfig } from './providers/types.js';
+import { VIDEO_MODELS, videoModelList } from './registry.js';
 import { createVideoService, type VideoService } from './service.js';
 import { videoRefersTo } from './task-queries.js';
 

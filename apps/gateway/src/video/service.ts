@@ -4,20 +4,20 @@ import type { Billing } from '../billing/billing.js';
 import type { DB } from '../db/schema.js';
 import type { FilesService } from '../files/index.js';
 import type { AuthKey } from '../keys/keys.js';
-import { VIDEO_MODELS } from '../providers/video/registry.js';
-import type { VideoAdapter, VideoProviderConfig } from '../providers/video/types.js';
+import { cancelOwnedTask } from './engine/cancel.js';
 import {
   createTaskEngine,
   type EngineLogger,
   type EngineObserver,
   type TaskEngine,
   type TaskEngineOptions,
-} from '../tasks/engine.js';
-import type { EnqueueCallback, TransitionDeps } from '../tasks/transitions.js';
-import { cancelOwnedTask } from './cancel.js';
-import { createRequestBuilder } from './provider-request.js';
-import { createResultStore } from './store-result.js';
-import { submitVideoTask } from './submit.js';
+} from './engine/engine.js';
+import type { EnqueueCallback, TransitionDeps } from './engine/finish.js';
+import { createRequestBuilder } from './engine/request.js';
+import { createResultStore } from './engine/result.js';
+import type { VideoAdapter, VideoProviderConfig } from './providers/types.js';
+import { VIDEO_MODELS } from './registry.js';
+import { submitVideoTask } from './submit/submit.js';
 import { toVideoTask, type VideoTaskObject } from './task-object.js';
 import {
   findFinishedVideo,

@@ -1,6 +1,6 @@
 /** The video tasks table (migration 002_files_video). */
 import type { ColumnType, Generated } from 'kysely';
-import type { NormalizedVideoRequest } from './validate.js';
+import type { NormalizedVideoRequest } from './submit/request.js';
 
 declare module '../db/schema.js' {
   interface DB extends VideoTables {}

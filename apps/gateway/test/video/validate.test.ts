@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { VIDEO_MODELS, videoModelList } from '../../src/providers/video/registry.js';
+import { VIDEO_MODELS, videoModelList } from '../../src/video/registry.js';
 import {
   classifyImageUrl,
   normalizeVideoRequest,
   priceUnits,
   VideoRequestError,
-} from '../../src/video/validate.js';
+} from '../../src/video/submit/request.js';
 
 const CDN = 'http://localhost:8081';
 

@@ -1,7 +1,7 @@
-import { type PollResult, ProviderError, type VideoAdapter } from '../providers/video/types.js';
-import type { VideoTaskRow } from '../video/task-object.js';
+import { type PollResult, ProviderError, type VideoAdapter } from '../providers/types.js';
+import type { VideoTaskRow } from '../task-object.js';
+import type { StoredVideo } from './finish.js';
 import { type StepContext, upstreamErrorReason } from './step.js';
-import type { StoredVideo } from './transitions.js';
 import { TaskInputError } from './types.js';
 
 /**

@@ -1,9 +1,5 @@
-import {
-  ProviderError,
-  type VideoAdapter,
-  type VideoSubmitRequest,
-} from '../providers/video/types.js';
-import type { VideoTaskRow } from '../video/task-object.js';
+import { ProviderError, type VideoAdapter, type VideoSubmitRequest } from '../providers/types.js';
+import type { VideoTaskRow } from '../task-object.js';
 import { type StepContext, upstreamErrorReason } from './step.js';
 import { TaskInputError } from './types.js';
 

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { randomBase62 } from '../db/ids.js';
+import { randomBase62 } from '../../db/ids.js';
 import { fanOutObservers } from './observers.js';
 import { ProviderLimits } from './provider-limits.js';
 import { TaskScheduler } from './scheduler.js';

@@ -1,8 +1,8 @@
-import { ProviderError, type VideoAdapter } from '../providers/video/types.js';
-import type { VideoTaskRow } from '../video/task-object.js';
+import { ProviderError, type VideoAdapter } from '../providers/types.js';
+import type { VideoTaskRow } from '../task-object.js';
 import { type Claimant, releaseClaim } from './claims.js';
+import { type FinalOutcome, finishTask } from './finish.js';
 import type { ProviderLimits } from './provider-limits.js';
-import { type FinalOutcome, finishTask } from './transitions.js';
 import type { EngineObserver, TaskEngineDeps } from './types.js';
 
 /** What a step on a claimed task (submit, poll) works with. */

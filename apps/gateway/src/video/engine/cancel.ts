@@ -1,9 +1,9 @@
-import { conflict } from '../errors/api-error.js';
-import type { VideoAdapter } from '../providers/video/types.js';
-import type { EngineLogger, EngineObserver } from '../tasks/engine.js';
-import { finishTask, type TransitionDeps } from '../tasks/transitions.js';
-import { toVideoTask, type VideoTaskObject } from './task-object.js';
-import { loadOwnedTask } from './task-queries.js';
+import { conflict } from '../../errors/api-error.js';
+import type { VideoAdapter } from '../providers/types.js';
+import { toVideoTask, type VideoTaskObject } from '../task-object.js';
+import { loadOwnedTask } from '../task-queries.js';
+import type { EngineLogger, EngineObserver } from './engine.js';
+import { finishTask, type TransitionDeps } from './finish.js';
 
 export interface CancelDeps extends TransitionDeps {
   adapterFor(provider: string): VideoAdapter | undefined;

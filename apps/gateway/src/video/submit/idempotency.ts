@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { VideoTaskCreated } from '@modelgate/core';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
-import { badRequest, conflict } from '../errors/api-error.js';
+import type { DB } from '../../db/schema.js';
+import { badRequest, conflict } from '../../errors/api-error.js';
 
 /** Thrown inside the insert's transaction when a concurrent submit took the Idempotency-Key. */
 export class IdempotentReplay extends Error {}

@@ -3,8 +3,7 @@
  * request-fields.ts, request-images.ts and request-metadata.ts, in the order their refusals are
  * reported; the cross-field rules of the model's table run last.
  */
-import { VIDEO_MODELS, type VideoModelSpec } from '../providers/video/registry.js';
-import { VideoRequestError } from './request-error.js';
+import { VIDEO_MODELS, type VideoModelSpec } from '../registry.js';
 import {
   optionalString,
   readChoice,
@@ -14,12 +13,13 @@ import {
   readNegativePrompt,
   readPrompt,
   readSeed,
-} from './request-fields.js';
-import { type ImageSource, readImages } from './request-images.js';
-import { readMetadata } from './request-metadata.js';
+} from './fields.js';
+import { type ImageSource, readImages } from './images.js';
+import { readMetadata } from './metadata.js';
+import { VideoRequestError } from './request-error.js';
 
+export { classifyImageUrl, type ImageSource } from './images.js';
 export { VideoRequestError } from './request-error.js';
-export { classifyImageUrl, type ImageSource } from './request-images.js';
 
 /** A submit request checked against the model's table, defaults applied. */
 export interface NormalizedVideoRequest {

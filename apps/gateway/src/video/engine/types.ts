@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
-import type { PollResult, VideoAdapter, VideoSubmitRequest } from '../providers/video/types.js';
-import type { VideoTaskRow } from '../video/task-object.js';
-import type { StoredVideo, TransitionDeps } from './transitions.js';
+import type { DB } from '../../db/schema.js';
+import type { PollResult, VideoAdapter, VideoSubmitRequest } from '../providers/types.js';
+import type { VideoTaskRow } from '../task-object.js';
+import type { StoredVideo, TransitionDeps } from './finish.js';
 
 /** Observes what the engine does (tests record claims; metrics could count). */
 export interface EngineObserver {

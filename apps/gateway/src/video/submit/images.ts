@@ -2,8 +2,8 @@
  * A submit request's images (`image_url`, the first frame, and `last_frame_url`): where each comes
  * from, and whether the model takes it that way.
  */
-import { CDN_FILE_NAME } from '../files/index.js';
-import type { VideoModelSpec } from '../providers/video/registry.js';
+import { CDN_FILE_NAME } from '../../files/index.js';
+import type { VideoModelSpec } from '../registry.js';
 import { VideoRequestError } from './request-error.js';
 
 /** Where an image comes from: one of our uploaded files, or an external HTTPS URL passed through. */

@@ -2,7 +2,7 @@
  * What a video model accepts and costs: the shape of each entry in the models table, and the
  * building blocks its entries are written with.
  */
-import type { VideoAdapter, VideoProviderConfig } from './types.js';
+import type { VideoAdapter, VideoProviderConfig } from './providers/types.js';
 
 export type VideoProviderName =
   | 'xai'

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { DB } from '../db/schema.js';
-import type { VideoTaskRow } from '../video/task-object.js';
+import type { DB } from '../../db/schema.js';
+import type { VideoTaskRow } from '../task-object.js';
 
 /** This instance as the holder of task claims. */
 export interface Claimant {

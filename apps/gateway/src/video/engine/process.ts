@@ -1,4 +1,4 @@
-import type { VideoTaskRow } from '../video/task-object.js';
+import type { VideoTaskRow } from '../task-object.js';
 import { keepClaimAlive } from './claims.js';
 import { pollTask } from './poll.js';
 import type { StepContext } from './step.js';

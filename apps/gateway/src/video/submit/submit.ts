@@ -1,20 +1,20 @@
 import type { VideoTaskCreated } from '@modelgate/core';
 import { zCreateVideoGenerationRequest } from '@modelgate/core/zod';
 import type { Kysely } from 'kysely';
-import type { Billing } from '../billing/billing.js';
-import { randomBase62 } from '../db/ids.js';
-import type { DB } from '../db/schema.js';
+import type { Billing } from '../../billing/billing.js';
+import { randomBase62 } from '../../db/ids.js';
+import type { DB } from '../../db/schema.js';
 import {
   ApiError,
   badRequest,
   forbidden,
   insufficientQuota,
   notFound,
-} from '../errors/api-error.js';
-import { validateBody } from '../errors/validate.js';
-import type { FilesService } from '../files/index.js';
-import type { AuthKey } from '../keys/keys.js';
-import { VIDEO_MODELS, type VideoModelSpec } from '../providers/video/registry.js';
+} from '../../errors/api-error.js';
+import { validateBody } from '../../errors/validate.js';
+import type { FilesService } from '../../files/index.js';
+import type { AuthKey } from '../../keys/keys.js';
+import { VIDEO_MODELS, type VideoModelSpec } from '../registry.js';
 import {
   assertIdempotencyKeyValid,
   findIdempotentTask,
@@ -26,7 +26,7 @@ import {
   normalizeVideoRequest,
   priceUnits,
   VideoRequestError,
-} from './validate.js';
+} from './request.js';
 
 export interface SubmitDeps {
   db: Kysely<DB>;

@@ -3,7 +3,7 @@
  * table: the model itself, the prompt, duration, resolution, aspect ratio, and the options a model
  * may not take (seed, negative prompt, audio). Every refusal names the field and what is allowed.
  */
-import { VIDEO_MODEL_IDS, VIDEO_MODELS, type VideoModelSpec } from '../providers/video/registry.js';
+import { VIDEO_MODEL_IDS, VIDEO_MODELS, type VideoModelSpec } from '../registry.js';
 import { VideoRequestError } from './request-error.js';
 
 type Body = Record<string, unknown>;

@@ -1,38 +1,10 @@
 import { parseRetryAfterMs } from '@modelgate/core/retry';
+import { describeErrorBody } from '../../providers/error-body.js';
 import { ProviderError, type VideoProviderConfig } from './types.js';
 
 /** Joins a base URL and a path without doubling or dropping slashes. */
 export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-}
-
-/** Pulls a human message and a code out of the many error body shapes providers use. */
-export function describeErrorBody(body: unknown): { code?: string; message?: string } {
-  if (!body || typeof body !== 'object') return {};
-  const b = body as Record<string, unknown>;
-  const err = b.error;
-  if (err && typeof err === 'object') {
-    const e = err as Record<string, unknown>;
-    return {
-      code: String(e.code ?? e.status ?? e.type ?? ''),
-      message: String(e.message ?? ''),
-    };
-  }
-  if (typeof err === 'string') return { code: String(b.code ?? ''), message: err };
-  if (typeof b.detail === 'string') return { message: b.detail };
-  if (b.base_resp && typeof b.base_resp === 'object') {
-    const r = b.base_resp as Record<string, unknown>;
-    return { code: String(r.status_code ?? ''), message: String(r.status_msg ?? '') };
-  }
-  return {
-    code: b.code !== undefined ? String(b.code) : undefined,
-    message:
-      typeof b.message === 'string'
-        ? b.message
-        : typeof b.reason === 'string'
-          ? b.reason
-          : undefined,
-  };
 }
 
 export interface JsonResponse {

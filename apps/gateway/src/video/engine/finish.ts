@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Billing } from '../billing/billing.js';
-import type { DB } from '../db/schema.js';
-import type { VideoTaskStatus } from '../video/tables.js';
-import { toVideoTask, type VideoTaskObject, type VideoTaskRow } from '../video/task-object.js';
+import type { Billing } from '../../billing/billing.js';
+import type { DB } from '../../db/schema.js';
+import type { VideoTaskStatus } from '../tables.js';
+import { toVideoTask, type VideoTaskObject, type VideoTaskRow } from '../task-object.js';
 
 /** CB's outbox call, made inside the transaction that writes a final status. */
 export type EnqueueCallback = (

@@ -1,13 +1,13 @@
-import { createBytePlusAdapter } from './byteplus.js';
-import { createDashScopeAdapter } from './dashscope.js';
-import { createGeminiAdapter } from './gemini.js';
-import { createKlingAdapter } from './kling.js';
-import { createLumaAdapter } from './luma.js';
-import { createMiniMaxAdapter } from './minimax.js';
 import { credits, lastFrameNeedsImage, MINUTE, range, type VideoModelSpec } from './model-spec.js';
-import { createRunwayAdapter } from './runway.js';
-import { createViduAdapter } from './vidu.js';
-import { createXaiAdapter } from './xai.js';
+import { createBytePlusAdapter } from './providers/byteplus.js';
+import { createDashScopeAdapter } from './providers/dashscope.js';
+import { createGeminiAdapter } from './providers/gemini.js';
+import { createKlingAdapter } from './providers/kling.js';
+import { createLumaAdapter } from './providers/luma.js';
+import { createMiniMaxAdapter } from './providers/minimax.js';
+import { createRunwayAdapter } from './providers/runway.js';
+import { createViduAdapter } from './providers/vidu.js';
+import { createXaiAdapter } from './providers/xai.js';
 
 /**
  * The nine video models. A new provider is one adapter file and one entry here.
