@@ -25,13 +25,13 @@ import { createMemoryStore } from './limits/memory-store.js';
 import type { Logger } from './observability/logger.js';
 import { type Metrics, registerStandardMetrics } from './observability/metrics.js';
 import { createTextFeature, type TextService } from './text/index.js';
-import { createVideoFeature, type VideoFeature } from './video/feature.js';
+import { createVideoFeature, type VideoService } from './video/index.js';
 
 /** The full container: core + one field per feature service. */
 export interface Services extends CoreServices {
   // ── feature services: each owner adds one field here, e.g. `text: TextService;` ──
   files: FilesService;
-  video: VideoFeature;
+  video: VideoService;
   callbacks: CallbacksService;
   text: TextService;
   images: ImagesService;
@@ -112,6 +112,9 @@ async function createFeatureServices(core: CoreServices): Promise<Services> {
   services.text = createTextFeature(services, services.files);
   services.images = createImagesFeature(services, services.files, services.text.router);
   services.embeddings = createEmbeddingsFeature(services, services.text.router);
-  services.video = createVideoFeature(services, services.files, services.callbacks);
+  services.video = createVideoFeature(core, {
+    files: services.files,
+    callbacks: services.callbacks,
+  });
   return services;
 }

@@ -1,6 +1,5 @@
 /** The video tasks table (migration 002_files_video). */
 import type { ColumnType, Generated } from 'kysely';
-import type { NormalizedVideoRequest } from './submit/request.js';
 
 declare module '../db/schema.js' {
   interface DB extends VideoTables {}
@@ -9,8 +8,24 @@ declare module '../db/schema.js' {
 /** jsonb column: write `JSON.stringify(value)`, read parsed. */
 type Json<T> = ColumnType<T, string, string>;
 
-/** What a task row keeps of its request: the model, callback and metadata have columns of their own. */
-export type StoredVideoParams = Omit<NormalizedVideoRequest, 'model' | 'callbackUrl' | 'metadata'>;
+/** Where an image comes from: one of our uploaded files, or an external HTTPS URL passed through. */
+export type ImageSource = { kind: 'file'; fileId: string } | { kind: 'external'; url: string };
+
+/**
+ * What a task row keeps of its request, checked against the model's table and with its defaults
+ * applied (the model, callback and metadata have columns of their own).
+ */
+export interface StoredVideoParams {
+  prompt: string;
+  duration: number;
+  resolution: string;
+  aspectRatio: string;
+  image?: ImageSource;
+  lastFrame?: ImageSource;
+  seed?: number;
+  negativePrompt?: string;
+  generateAudio?: boolean;
+}
 
 export type VideoTaskStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
 import { readProviderEnv } from '../../src/config/providers-env.js';
 import { readVideoSettings } from '../../src/config/video.js';
-import { videoProviderConfigs } from '../../src/video/feature.js';
+import { videoProviderConfigs } from '../../src/video/providers/index.js';
 
 describe('video settings', () => {
   it('reads env over YAML and validates both', () => {

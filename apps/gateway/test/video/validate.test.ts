@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VIDEO_MODELS, videoModelList } from '../../src/video/registry.js';
+import { VIDEO_MODELS, videoModelList } from '../../src/video/models.js';
 import {
   classifyImageUrl,
   normalizeVideoRequest,

@@ -2,8 +2,8 @@ import { conflict } from '../../errors/api-error.js';
 import type { VideoAdapter } from '../providers/types.js';
 import { toVideoTask, type VideoTaskObject } from '../task-object.js';
 import { loadOwnedTask } from '../task-queries.js';
-import type { EngineLogger, EngineObserver } from './engine.js';
 import { finishTask, type TransitionDeps } from './finish.js';
+import type { EngineLogger, EngineObserver } from './types.js';
 
 export interface CancelDeps extends TransitionDeps {
   adapterFor(provider: string): VideoAdapter | undefined;

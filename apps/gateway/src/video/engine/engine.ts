@@ -1,19 +1,31 @@
 import { hostname } from 'node:os';
 import { randomBase62 } from '../../db/ids.js';
-import { fanOutObservers } from './observers.js';
 import { ProviderLimits } from './provider-limits.js';
 import { TaskScheduler } from './scheduler.js';
 import { createStepContext } from './step.js';
 import type { EngineObserver, TaskEngine, TaskEngineDeps, TaskEngineOptions } from './types.js';
 
-export {
-  type EngineLogger,
-  type EngineObserver,
-  type TaskEngine,
-  type TaskEngineDeps,
-  type TaskEngineOptions,
-  TaskInputError,
-} from './types.js';
+/**
+ * One observer that reports to every observer in the list, including those added later.
+ * The engine reports "claimed" after the claim commits and "released" before the release is
+ * written, so a reported holding interval always lies inside the real one.
+ */
+function fanOutObservers(observers: readonly EngineObserver[]): Required<EngineObserver> {
+  return {
+    claimed: (id, by) => {
+      for (const o of observers) o.claimed?.(id, by);
+    },
+    released: (id, by) => {
+      for (const o of observers) o.released?.(id, by);
+    },
+    finished: (id, status, by) => {
+      for (const o of observers) o.finished?.(id, status, by);
+    },
+    upstreamError: (provider, reason) => {
+      for (const o of observers) o.upstreamError?.(provider, reason);
+    },
+  };
+}
 
 /**
  * The video task engine. Tasks are rows; every instance runs one engine over the same database.

@@ -1,9 +1,9 @@
 import { type FilesService, readBlob } from '../../files/index.js';
+import { VIDEO_MODELS } from '../models.js';
 import type { ImageInput, VideoSubmitRequest } from '../providers/types.js';
-import { VIDEO_MODELS } from '../registry.js';
-import type { ImageSource } from '../submit/request.js';
+import type { ImageSource } from '../tables.js';
 import type { VideoTaskRow } from '../task-object.js';
-import { TaskInputError } from './engine.js';
+import { TaskInputError } from './types.js';
 
 /** Whether files we serve are reachable by providers (several fetch only public HTTPS URLs). */
 export function isPublicHttps(cdnUrl: string): boolean {

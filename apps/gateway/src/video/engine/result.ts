@@ -1,9 +1,9 @@
 import type { FilesService } from '../../files/index.js';
 import type { PollResult, VideoAdapter } from '../providers/types.js';
 import type { VideoTaskRow } from '../task-object.js';
-import { TaskInputError } from './engine.js';
 import type { StoredVideo } from './finish.js';
 import { probeMp4 } from './mp4.js';
+import { TaskInputError } from './types.js';
 
 export interface ResultStoreDeps {
   files: FilesService;

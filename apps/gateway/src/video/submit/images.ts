@@ -3,11 +3,9 @@
  * from, and whether the model takes it that way.
  */
 import { CDN_FILE_NAME } from '../../files/index.js';
-import type { VideoModelSpec } from '../registry.js';
+import type { VideoModelSpec } from '../models.js';
+import type { ImageSource } from '../tables.js';
 import { VideoRequestError } from './request-error.js';
-
-/** Where an image comes from: one of our uploaded files, or an external HTTPS URL passed through. */
-export type ImageSource = { kind: 'file'; fileId: string } | { kind: 'external'; url: string };
 
 /** A request's images; a key is present only when its field was given. */
 export interface VideoImages {

@@ -1,38 +1,30 @@
 /**
  * A submit body checked against the model's own table, defaults applied: the fields are read by
- * request-fields.ts, request-images.ts and request-metadata.ts, in the order their refusals are
- * reported; the cross-field rules of the model's table run last.
+ * fields.ts and images.ts, in the order their refusals are reported; the cross-field rules of the
+ * model's table run last.
  */
-import { VIDEO_MODELS, type VideoModelSpec } from '../registry.js';
+import { VIDEO_MODELS, type VideoModelSpec } from '../models.js';
+import type { StoredVideoParams } from '../tables.js';
 import {
   optionalString,
   readChoice,
   readDuration,
   readGenerateAudio,
+  readMetadata,
   readModel,
   readNegativePrompt,
   readPrompt,
   readSeed,
 } from './fields.js';
-import { type ImageSource, readImages } from './images.js';
-import { readMetadata } from './metadata.js';
+import { readImages } from './images.js';
 import { VideoRequestError } from './request-error.js';
 
-export { classifyImageUrl, type ImageSource } from './images.js';
+export { classifyImageUrl } from './images.js';
 export { VideoRequestError } from './request-error.js';
 
 /** A submit request checked against the model's table, defaults applied. */
-export interface NormalizedVideoRequest {
+export interface NormalizedVideoRequest extends StoredVideoParams {
   model: string;
-  prompt: string;
-  duration: number;
-  resolution: string;
-  aspectRatio: string;
-  image?: ImageSource;
-  lastFrame?: ImageSource;
-  seed?: number;
-  negativePrompt?: string;
-  generateAudio?: boolean;
   callbackUrl?: string;
   metadata?: Record<string, string>;
 }

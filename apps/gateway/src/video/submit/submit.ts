@@ -14,7 +14,7 @@ import {
 import { validateBody } from '../../errors/validate.js';
 import type { FilesService } from '../../files/index.js';
 import type { AuthKey } from '../../keys/keys.js';
-import { VIDEO_MODELS, type VideoModelSpec } from '../registry.js';
+import { VIDEO_MODELS, type VideoModelSpec } from '../models.js';
 import {
   assertIdempotencyKeyValid,
   findIdempotentTask,
