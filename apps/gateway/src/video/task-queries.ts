@@ -1,3 +1,4 @@
+/** A key's tasks: one by id, a page of them, and a finished video's blob for the CDN. */
 import type { VideoTaskList } from '@modelgate/core';
 import type { Kysely, Transaction } from 'kysely';
 import { cursorPage } from '../db/cursor-page.js';

@@ -1,3 +1,4 @@
+/** A task cancelled by its owner: finished as the engine finishes it, then cancelled upstream. */
 import { conflict } from '../../errors/api-error.js';
 import type { VideoAdapter } from '../providers/types.js';
 import { toVideoTask, type VideoTaskObject } from '../task-object.js';

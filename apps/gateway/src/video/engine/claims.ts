@@ -1,3 +1,4 @@
+/** Task claims in the database: which instance works on a task, until when. */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { VideoTaskRow } from '../task-object.js';

@@ -1,3 +1,4 @@
+/** The engine's face: builds the loop, the step context and the per-provider limits of one instance. */
 import { hostname } from 'node:os';
 import { randomBase62 } from '../../db/ids.js';
 import { ProviderLimits } from './provider-limits.js';

@@ -1,3 +1,4 @@
+/** The one way a task reaches a final status: its charge or refund and its callback, in one transaction. */
 import type { Kysely, Transaction } from 'kysely';
 import type { Billing } from '../../billing/billing.js';
 import type { DB } from '../../db/schema.js';

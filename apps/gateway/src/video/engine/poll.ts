@@ -1,3 +1,4 @@
+/** The poll step: an in-progress task asked after, and finished when its provider is done. */
 import { type PollResult, ProviderError, type VideoAdapter } from '../providers/types.js';
 import type { VideoTaskRow } from '../task-object.js';
 import type { StoredVideo } from './finish.js';

@@ -1,3 +1,4 @@
+/** Per-provider back-off and concurrency of this instance. */
 const MAX_PROVIDER_BACKOFF_MS = 60_000;
 
 /**

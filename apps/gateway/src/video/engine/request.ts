@@ -1,3 +1,4 @@
+/** The provider request of a task, built from its stored params (our files inline or by URL). */
 import { type FilesService, readBlob } from '../../files/index.js';
 import { VIDEO_MODELS } from '../models.js';
 import type { ImageInput, VideoSubmitRequest } from '../providers/types.js';

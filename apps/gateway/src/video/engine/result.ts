@@ -1,3 +1,4 @@
+/** A finished video downloaded into the blob store and probed. */
 import type { FilesService } from '../../files/index.js';
 import type { PollResult, VideoAdapter } from '../providers/types.js';
 import type { VideoTaskRow } from '../task-object.js';

@@ -1,3 +1,4 @@
+/** The engine's loop: claim rounds, and each claimed task taken one step further. */
 import { sleep } from '@modelgate/core/retry';
 import type { VideoTaskRow } from '../task-object.js';
 import { claimDueTasks, keepClaimAlive } from './claims.js';

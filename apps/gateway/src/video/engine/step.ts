@@ -1,3 +1,4 @@
+/** What a step on a claimed task works with: releasing it, finishing it, cancelling it upstream. */
 import { ProviderError, type VideoAdapter } from '../providers/types.js';
 import type { VideoTaskRow } from '../task-object.js';
 import { type Claimant, releaseClaim } from './claims.js';

@@ -1,3 +1,4 @@
+/** The submit step: a pending task sent to its provider, resumed safely after a crash. */
 import { ProviderError, type VideoAdapter, type VideoSubmitRequest } from '../providers/types.js';
 import type { VideoTaskRow } from '../task-object.js';
 import { type StepContext, upstreamErrorReason } from './step.js';

@@ -1,3 +1,4 @@
+/** What the engine is built from and what it offers: its dependencies, options, observers and interface. */
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { PollResult, VideoAdapter, VideoSubmitRequest } from '../providers/types.js';

@@ -1,3 +1,4 @@
+/** What the video adapters share over `fetch`: URLs, JSON calls, errors as ProviderError, downloads. */
 import { parseRetryAfterMs } from '@modelgate/core/retry';
 import { describeErrorBody } from '../../providers/error-body.js';
 import { ProviderError, type VideoProviderConfig } from './types.js';

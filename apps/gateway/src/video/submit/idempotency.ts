@@ -1,3 +1,4 @@
+/** Idempotency-Key: a repeated submission returns the first task; another body under the key is a 409. */
 import { createHash } from 'node:crypto';
 import type { VideoTaskCreated } from '@modelgate/core';
 import type { Kysely } from 'kysely';

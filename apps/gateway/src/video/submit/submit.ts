@@ -1,3 +1,4 @@
+/** A submission: checked, priced, reserved and written as a pending task, in one transaction. */
 import type { VideoTaskCreated } from '@modelgate/core';
 import { zCreateVideoGenerationRequest } from '@modelgate/core/zod';
 import type { Kysely } from 'kysely';
