@@ -27,7 +27,7 @@ export interface StagedBlob {
 /**
  * Content-addressed blob storage: bytes live under their SHA-256, so identical uploads share bytes.
  * Two backends: the local data directory (`createDiskBlobStore`) and an S3-compatible object
- * store (`s3-store.ts`), which instances share.
+ * store (`s3.ts`), which instances share.
  *
  * @example
  * const store = createDiskBlobStore('/var/lib/modelgate');

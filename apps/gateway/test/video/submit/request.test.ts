@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { VIDEO_MODELS, videoModelList } from '../../src/video/models.js';
+import { VIDEO_MODELS, videoModelList } from '../../../src/video/models.js';
 import {
   classifyImageUrl,
   normalizeVideoRequest,
   priceUnits,
   VideoRequestError,
-} from '../../src/video/submit/request.js';
+} from '../../../src/video/submit/request.js';
 
 const CDN = 'http://localhost:8081';
 

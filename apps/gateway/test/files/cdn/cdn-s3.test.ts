@@ -2,8 +2,8 @@
 // from the bucket with Range and ETag, or redirects to a presigned URL (MODELGATE_S3_PRESIGN=1);
 // nothing lands in the data directory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3BlobStore } from '../../src/files/store/s3.js';
-import { startS3Server, type TestS3Server } from '../support/s3-server.js';
+import { createS3BlobStore } from '../../../src/files/store/s3.js';
+import { startS3Server, type TestS3Server } from '../../support/s3-server.js';
 import {
   type Json,
   PNG_1X1,
@@ -11,7 +11,7 @@ import {
   upload,
   type VideoTestGateway,
   waitFinal,
-} from '../support/video-gateway.js';
+} from '../../support/video-gateway.js';
 
 let s3: TestS3Server;
 beforeAll(async () => {

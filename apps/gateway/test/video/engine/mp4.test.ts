@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { probeMp4 } from '../../src/video/engine/mp4.js';
-import { buildMp4 } from '../support/mp4.js';
+import { probeMp4 } from '../../../src/video/engine/mp4.js';
+import { buildMp4 } from '../../support/mp4.js';
 
 const reader = (buf: Buffer) => async (start: number, length: number) =>
   buf.subarray(start, start + length);

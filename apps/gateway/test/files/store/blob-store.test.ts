@@ -11,9 +11,9 @@ import {
   BlobTooLargeError,
   createDiskBlobStore,
   readBlob,
-} from '../../src/files/store/blob-store.js';
-import { createS3BlobStore } from '../../src/files/store/s3.js';
-import { startS3Server, type TestS3Server } from '../support/s3-server.js';
+} from '../../../src/files/store/blob-store.js';
+import { createS3BlobStore } from '../../../src/files/store/s3.js';
+import { startS3Server, type TestS3Server } from '../../support/s3-server.js';
 
 const root = await mkdtemp(join(tmpdir(), 'mg-blobs-'));
 let s3: TestS3Server;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signKlingJwt } from '../../src/video/providers/kling.js';
+import { signKlingJwt } from '../../../src/video/providers/kling.js';
 
 describe('signKlingJwt', () => {
   it('signs HS256 with the secret key and carries iss/exp/nbf', () => {
