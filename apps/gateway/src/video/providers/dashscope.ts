@@ -8,8 +8,13 @@ import {
   providerApi,
   requireString,
 } from './http.js';
-import { completed, failed } from './poll-results.js';
-import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
+import {
+  completed,
+  failed,
+  type PollResult,
+  type VideoAdapter,
+  type VideoProviderConfig,
+} from './types.js';
 
 /** Text-to-video `size` ("W*H") by resolution tier and aspect ratio. */
 const SIZES: Record<string, Record<string, string>> = {

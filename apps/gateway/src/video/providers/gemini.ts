@@ -1,8 +1,9 @@
 // wire: docs/providers.md#4-google-gemini-veo — Google Veo 3.1 on the Gemini API (predictLongRunning operation).
 // Source: googleapis/js-genai src/converters/_models_converters.ts (generateVideos*ToMldev), src/operations.ts.
 import { asRecord, fetchResult, providerApi, requireString, sameOrigin } from './http.js';
-import { completed, failed } from './poll-results.js';
 import {
+  completed,
+  failed,
   type PollResult,
   ProviderError,
   type VideoAdapter,

@@ -2,8 +2,9 @@
 // Source: official Kling docs apiReference/commonInfo (JWT, errors), apiReference/model/imageToVideo; new-api kling adaptor.
 import { createHmac } from 'node:crypto';
 import { asRecord, fetchResult, providerApi, requireString } from './http.js';
-import { completed, failed } from './poll-results.js';
 import {
+  completed,
+  failed,
   type PollResult,
   ProviderError,
   type VideoAdapter,

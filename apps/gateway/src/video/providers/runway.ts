@@ -8,8 +8,9 @@ import {
   providerApi,
   requireString,
 } from './http.js';
-import { completed, failed } from './poll-results.js';
 import {
+  completed,
+  failed,
   type PollResult,
   ProviderError,
   type VideoAdapter,

@@ -1,8 +1,13 @@
 // wire: docs/providers.md#9-vidu — Vidu (Authorization: Token <key>).
 // Source: platform.vidu.com/docs/text-to-video, /docs/get-generation, /docs/cancel-generation; new-api vidu adaptor.
 import { asRecord, fetchResult, imageAsUrlOrDataUri, providerApi, requireString } from './http.js';
-import { completed, failed } from './poll-results.js';
-import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
+import {
+  completed,
+  failed,
+  type PollResult,
+  type VideoAdapter,
+  type VideoProviderConfig,
+} from './types.js';
 
 /**
  * Adapter for `vidu-q2`: text2video with `viduq2`; with an image, img2video (or start-end2video

@@ -8,8 +8,13 @@ import {
   providerApi,
   requireString,
 } from './http.js';
-import { completed, failed } from './poll-results.js';
-import type { PollResult, VideoAdapter, VideoProviderConfig } from './types.js';
+import {
+  completed,
+  failed,
+  type PollResult,
+  type VideoAdapter,
+  type VideoProviderConfig,
+} from './types.js';
 
 /**
  * Adapter for `grok-imagine-video`: POST /videos/generations → {request_id}; GET /videos/{id}
