@@ -1,8 +1,9 @@
 /**
  * The Services container: everything a route or worker needs, built once at start.
  *
- * Adding a feature service (TEXT / VIDEO / CB): export `create<Feature>Service(deps)` from your folder,
- * then add ONE field to `Services` and ONE line in `createFeatureServices` below. Background work
+ * Adding a feature: export `create<Feature>Feature(core, needs)` and its `<Feature>Service` from the
+ * folder's index.ts, then add ONE field to `Services` and ONE line in `createFeatureServices` below,
+ * after the features it is handed (video is built on files and callbacks). Background work
  * (pollers, deliverers) registers with `services.lifecycle.add({ name, start, stop })`: start runs once
  * the listeners are up, stop runs on drain/close before the database closes.
  */

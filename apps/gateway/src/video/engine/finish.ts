@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.js';
 import type { VideoTaskStatus } from '../tables.js';
 import { toVideoTask, type VideoTaskObject, type VideoTaskRow } from '../task-object.js';
 
-/** CB's outbox call, made inside the transaction that writes a final status. */
+/** The callbacks' outbox write, made inside the transaction that writes a final status. */
 export type EnqueueCallback = (
   trx: Transaction<DB>,
   args: { taskId: string; keyId: number; callbackUrl: string; task: VideoTaskObject },

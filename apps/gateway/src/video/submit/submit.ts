@@ -37,7 +37,7 @@ export interface SubmitDeps {
   cdnUrl: string;
   /** Overrides every model's deadline (ms). */
   deadlineMs?: number;
-  /** CB's submit-time check; throws ApiError 400 param callback_url. */
+  /** The callbacks' submit-time check; throws ApiError 400 param callback_url. */
   assertCallbackUrlAllowed?: (url: string) => Promise<void>;
   /** Whether an adapter is configured for the provider. */
   isConfigured(provider: string): boolean;
