@@ -4,7 +4,7 @@
  * about tasks, billing or the database.
  *
  * @example
- * const adapter = createXaiAdapter({ baseUrl: 'https://api.x.ai/v1', apiKey: process.env.XAI_API_KEY });
+ * const adapter = createXaiAdapter({ baseUrl: 'https://api.x.ai/v1', apiKey: 'xai-…' });
  * const { upstreamId } = await adapter.submit({ prompt: 'a boat', duration: 8, resolution: '480p', aspectRatio: '16:9' });
  * const status = await adapter.poll(upstreamId); // { state: 'in_progress', progress: 40 }
  */
