@@ -19,7 +19,7 @@ export { cdnErrorHandler } from './cdn/on-error.js';
 export { CDN_FILE_NAME, cdnFileOf } from './cdn-url.js';
 export { imageInfo } from './dimensions.js';
 export { boundaryOf, MultipartError, readMultipart } from './multipart.js';
-export type { BlobOwner, FileObject } from './service.js';
+export type { BlobOwner } from './service.js';
 export { type ImageType, MIME_BY_EXT, SNIFF_BYTES, sniffImageType } from './sniff.js';
 export {
   type BlobStore,

@@ -2,6 +2,7 @@
  * The files table and the blobs its rows reference: uploads kept and recorded, read, deleted (the
  * bytes go once nothing refers to them), and blobs other features keep in the same store.
  */
+import type { FileObject } from '@modelgate/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { randomBase62 } from '../db/ids.js';
 import type { DB } from '../db/schema.js';
@@ -11,18 +12,6 @@ import type { ImageType } from './sniff.js';
 import type { BlobStore, StagedBlob } from './store/blob-store.js';
 import type { FilesTable } from './tables.js';
 
-/** The API's FileObject. */
-export interface FileObject {
-  id: string;
-  object: 'file';
-  url: string;
-  size: number;
-  created_at: number;
-  filename: string;
-  mime_type: string;
-  purpose: string;
-}
-
 /** The uploaded files, and the blobs of every feature that keeps bytes in the store. */
 export interface FileRecords {
   /** Keeps a staged upload (already sniffed) and records its row; returns the FileObject. */
@@ -30,7 +19,7 @@ export interface FileRecords {
     keyId: number,
     staged: StagedBlob,
     type: ImageType,
-    meta: { filename: string; purpose: string },
+    meta: { filename: string; purpose: FileObject['purpose'] },
   ): Promise<FileObject>;
   /** The key's file, or undefined (another key's file is "not found" too). */
   get(keyId: number, id: string): Promise<FilesTable | undefined>;

@@ -1,4 +1,5 @@
 /** The uploaded files table (migration 002_files_video). */
+import type { FileObject } from '@modelgate/core';
 
 declare module '../db/schema.js' {
   interface DB extends FilesTables {}
@@ -11,10 +12,10 @@ export interface FilesTable {
   /** Content address in the blob store; identical uploads share it. */
   sha256: string;
   size: number;
-  mime_type: string;
+  mime_type: FileObject['mime_type'];
   ext: string;
   filename: string;
-  purpose: string;
+  purpose: FileObject['purpose'];
   /** Unix seconds. */
   created_at: number;
 }
