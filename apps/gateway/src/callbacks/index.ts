@@ -5,7 +5,7 @@
  * registered as background work, sends it. The routes read and rotate the key's signing secret and
  * list its deliveries.
  */
-import type { CallbackDeliveryList } from '@modelgate/core';
+import type { CallbackDeliveryList, CallbackSecret } from '@modelgate/core';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import type { Lifecycle } from '../core-services.js';
@@ -21,7 +21,6 @@ import { createDeliverer, type Deliverer } from './deliverer.js';
 import { type ListDeliveriesQuery, listDeliveries } from './deliveries.js';
 import { type EnqueueCallbackInput, enqueueCallback } from './outbox.js';
 import {
-  type CallbackSecretView,
   createCallbackSecret,
   DEFAULT_GRACE_PERIOD_SECONDS,
   getCallbackSecret,
@@ -48,9 +47,9 @@ export interface CallbacksService {
   enqueue(trx: Kysely<DB>, event: EnqueueCallbackInput): Promise<{ id: string }>;
   /** Creates a new key's signing secret in `trx`, the transaction that creates the key. */
   createSecret(trx: Kysely<DB>, keyId: number): Promise<string>;
-  getSecret(keyId: number): Promise<CallbackSecretView>;
+  getSecret(keyId: number): Promise<CallbackSecret>;
   /** A new secret; the old one keeps signing for `gracePeriodSeconds` (default 24 h). */
-  rotateSecret(keyId: number, gracePeriodSeconds?: number): Promise<CallbackSecretView>;
+  rotateSecret(keyId: number, gracePeriodSeconds?: number): Promise<CallbackSecret>;
   listDeliveries(keyId: number, query: ListDeliveriesQuery): Promise<CallbackDeliveryList>;
   /** Sends the due deliveries; started and stopped with the gateway. */
   deliverer: Deliverer;
