@@ -49,7 +49,7 @@ export class Lifecycle {
   }
 }
 
-/** What BASE builds; feature factories receive this (plus any feature built before them). */
+/** The base services; feature factories receive these (plus any feature built before them). */
 export interface CoreServices {
   config: Config;
   db: Kysely<DB>;
@@ -64,8 +64,8 @@ export interface CoreServices {
   limiter: RateLimiter;
   lifecycle: Lifecycle;
   /**
-   * The Hono app served on the CDN listener (CDN_PORT). VIDEO mounts its file/video handlers here,
-   * e.g. `services.cdn.get('/files/:name', handler)`. Add routes while building services, never later.
+   * The Hono app served on the CDN listener (CDN_PORT). The files feature mounts the stored files
+   * and every blob owner's prefix on it (`/files/:name`, `/videos/:name`) while services are built.
    */
   cdn: Hono;
   /** Public base URL of the CDN (config.cdnUrl or the CDN listener's address), no trailing slash. */

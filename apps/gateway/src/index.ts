@@ -5,11 +5,11 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import { cdnErrorHandler } from './cdn/on-error.js';
 import { type Config, loadConfig } from './config/config.js';
 import { simulatorProviderEnv } from './config/providers-env.js';
 import { createDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { cdnErrorHandler } from './files/index.js';
 import { createApp } from './http/app.js';
 import type { RouteGroup } from './http/routes/index.js';
 import { createTextEdge } from './http/text-edge/index.js';

@@ -1,22 +1,22 @@
 /**
  * The Services container: everything a route or worker needs, built once at start.
  *
- * Adding a feature service (TEXT / VIDEO / CB): export `create<Feature>Service(deps)` from your folder,
- * then add ONE field to `Services` and ONE line in `createFeatureServices` below. Background work
+ * Adding a feature: export `create<Feature>Feature(core, needs)` and its `<Feature>Service` from the
+ * folder's index.ts, then add ONE field to `Services` and ONE line in `createFeatureServices` below,
+ * after the features it is handed (video is built on files and callbacks). Background work
  * (pollers, deliverers) registers with `services.lifecycle.add({ name, start, stop })`: start runs once
  * the listeners are up, stop runs on drain/close before the database closes.
  */
 import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { startLedger } from './billing/ledger.js';
-import { type CallbackService, createCallbackService } from './callbacks/service.js';
+import { type CallbacksService, createCallbacksFeature } from './callbacks/index.js';
 import type { Config } from './config/config.js';
 import { type CoreServices, Lifecycle } from './core-services.js';
 import type { DatabaseKind } from './db/database.js';
 import type { DB } from './db/schema.js';
 import { createEmbeddingsFeature, type EmbeddingsService } from './embeddings/index.js';
-import { openBlobStore } from './files/open-store.js';
-import type { FilesService } from './files/service.js';
+import { createFilesFeature, type FilesService } from './files/index.js';
 import { createImagesFeature, type ImagesService } from './images/index.js';
 import { createKeyService } from './keys/keys.js';
 import { createFallbackStore } from './limits/fallback-store.js';
@@ -26,14 +26,14 @@ import { createMemoryStore } from './limits/memory-store.js';
 import type { Logger } from './observability/logger.js';
 import { type Metrics, registerStandardMetrics } from './observability/metrics.js';
 import { createTextFeature, type TextService } from './text/index.js';
-import { createFilesFeature, createVideoFeature, type VideoFeature } from './video/feature.js';
+import { createVideoFeature, type VideoService } from './video/index.js';
 
 /** The full container: core + one field per feature service. */
 export interface Services extends CoreServices {
   // ── feature services: each owner adds one field here, e.g. `text: TextService;` ──
   files: FilesService;
-  video: VideoFeature;
-  callbacks: CallbackService;
+  video: VideoService;
+  callbacks: CallbacksService;
   text: TextService;
   images: ImagesService;
   embeddings: EmbeddingsService;
@@ -108,11 +108,14 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
 async function createFeatureServices(core: CoreServices): Promise<Services> {
   // Filled in below, one feature at a time; a later feature may use an earlier one.
   const services = { ...core } as Services;
-  services.files = createFilesFeature(services, await openBlobStore(core.config, core.log));
+  services.files = await createFilesFeature(core);
+  services.callbacks = createCallbacksFeature(core);
   services.text = createTextFeature(services, services.files);
   services.images = createImagesFeature(services, services.files, services.text.router);
   services.embeddings = createEmbeddingsFeature(services, services.text.router);
-  services.video = createVideoFeature(services, services.files);
-  services.callbacks = createCallbackService(services);
+  services.video = createVideoFeature(core, {
+    files: services.files,
+    callbacks: services.callbacks,
+  });
   return services;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from '../src/http/errors.js';
+import { ApiError } from '../src/errors/api-error.js';
+import { validateBody } from '../src/errors/validate.js';
 import { pickRequestId } from '../src/http/middleware/request-id.js';
-import { validateBody } from '../src/http/validate.js';
 import { digestsEqual, generateApiKey, hashApiKey } from '../src/keys/key-format.js';
 import { createKeyService } from '../src/keys/keys.js';
 import { TtlLru } from '../src/keys/lru.js';

@@ -46,6 +46,16 @@ export function unitsToCredits(units: number): number {
   return units / UNITS_PER_CREDIT;
 }
 
+/**
+ * Credits → quota units, for the price tables.
+ *
+ * @example
+ * credits(0.05); // 50000
+ */
+export function credits(amount: number): number {
+  return Math.round(amount * UNITS_PER_CREDIT);
+}
+
 export interface SettleResult {
   /** Units actually charged (≤ actualUnits when the balance ran out). */
   charged: number;

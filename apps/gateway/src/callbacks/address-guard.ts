@@ -6,7 +6,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { type ApiError, badRequest } from '../http/errors.js';
+import { type ApiError, badRequest } from '../errors/api-error.js';
 import { type AddressClass, classifyAddress } from './ip-ranges.js';
 
 /** One resolved address. */
@@ -19,7 +19,7 @@ export interface ResolvedAddress {
 export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export interface AddressGuardOptions {
-  /** Let loopback/private addresses through (MODELGATE_CALLBACK_ALLOW_PRIVATE=1; development and tests). */
+  /** Let loopback/private addresses through (`config.callbacks.allowPrivate`; development and tests). Default false. */
   allowPrivate?: boolean;
   /** Injected resolver (tests); default `dns.lookup(host, { all: true })`. */
   resolve?: HostResolver;
@@ -151,22 +151,18 @@ function describe(kind: AddressClass): string {
 }
 
 /**
- * Submit-time check for VIDEO: throws ApiError 400 (`param: callback_url`) unless the URL is http(s)
- * and every address of its host is public. `allowPrivate` defaults to MODELGATE_CALLBACK_ALLOW_PRIVATE=1
- * in the process environment; pass `config.callbackAllowPrivate` when you have the config.
+ * Submit-time check: throws ApiError 400 (`param: callback_url`) unless the URL is http(s) and every
+ * address of its host is public (or private addresses are allowed).
  *
  * @example
- * await assertCallbackUrlAllowed(body.callback_url, { allowPrivate: services.config.callbackAllowPrivate });
+ * await assertCallbackUrlAllowed(body.callback_url, { allowPrivate: config.callbacks.allowPrivate });
  */
 export async function assertCallbackUrlAllowed(
   url: string,
   options: AddressGuardOptions = {},
 ): Promise<void> {
   try {
-    await checkCallbackUrl(url, {
-      ...options,
-      allowPrivate: options.allowPrivate ?? process.env.MODELGATE_CALLBACK_ALLOW_PRIVATE === '1',
-    });
+    await checkCallbackUrl(url, options);
   } catch (error) {
     if (error instanceof CallbackUrlError) throw toApiError(error);
     throw error;

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { CallbackUrlError, checkCallbackUrl, type HostResolver } from './address-guard.js';
+import { type AddressGuardOptions, CallbackUrlError, checkCallbackUrl } from './address-guard.js';
 import { type AttemptError, type PostOutcome, postToTarget } from './http-post.js';
 import { signingSecrets } from './secrets.js';
 import { type DeliverySettings, nextDelayMs } from './settings.js';
@@ -19,8 +19,8 @@ export interface DelivererDeps {
   log: Logger;
   metrics?: Metrics;
   settings: DeliverySettings;
-  /** Injected DNS (tests). */
-  resolve?: HostResolver;
+  /** The address guard every attempt passes, the same as at submit. */
+  guard: AddressGuardOptions;
   random?: () => number;
 }
 
@@ -51,7 +51,7 @@ const URL_ERRORS: Record<CallbackUrlError['code'], AttemptError> = {
 
 /**
  * @example
- * const deliverer = createDeliverer({ db, log, settings: deliverySettingsFrom(config) });
+ * const deliverer = createDeliverer({ db, log, settings: deliverySettingsFrom(config), guard: { allowPrivate: false } });
  * deliverer.start();
  * // on shutdown
  * await deliverer.stop();
@@ -98,10 +98,7 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
     try {
       // Checked again at every attempt: DNS may have changed since submit. The POST goes to the
       // address checked here.
-      const target = await checkCallbackUrl(row.url, {
-        allowPrivate: settings.allowPrivate,
-        ...(deps.resolve ? { resolve: deps.resolve } : {}),
-      });
+      const target = await checkCallbackUrl(row.url, deps.guard);
       const secrets = await signingSecrets(db, row.key_id);
       const signed = await signCallback({
         id: row.id,

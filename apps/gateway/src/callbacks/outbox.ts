@@ -3,9 +3,9 @@
  * callback is never lost (crash after commit: the row is there) nor sent for a status that was rolled
  * back. The deliverer (deliverer.ts) sends the rows.
  */
-import { randomBytes } from 'node:crypto';
 import type { CallbackEvent, VideoTask } from '@modelgate/core';
 import type { Kysely } from 'kysely';
+import { randomBase62 } from '../db/ids.js';
 import type { DB } from '../db/schema.js';
 
 /** The event types, one per final task status. */
@@ -30,19 +30,9 @@ export class NotFinalStatusError extends Error {
   override readonly name = 'NotFinalStatusError';
 }
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
 /** `msg_` + 24 base62 characters (~143 random bits): the webhook-id, the same on every retry. */
 export function newDeliveryId(): string {
-  let id = 'msg_';
-  while (id.length < 28) {
-    for (const byte of randomBytes(32)) {
-      if (byte >= 248) continue; // keep the characters uniform
-      id += BASE62[byte % 62];
-      if (id.length === 28) break;
-    }
-  }
-  return id;
+  return `msg_${randomBase62(24)}`;
 }
 
 /**

@@ -5,20 +5,12 @@
  * the previous secret signing (as a second signature) for a grace period so receivers can switch.
  */
 import { generateCallbackSecret } from '@modelgate/callbacks';
+import type { CallbackSecret } from '@modelgate/core';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 /** Default grace period of a rotated secret: 24 h. */
 export const DEFAULT_GRACE_PERIOD_SECONDS = 24 * 60 * 60;
-
-/** A key's secret as the API shows it (CallbackSecret). */
-export interface CallbackSecretView {
-  secret: string;
-  /** Unix seconds until which the previous secret still signs, or null. */
-  previous_secret_expires_at: number | null;
-  /** Unix seconds. */
-  created_at: number;
-}
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -51,10 +43,7 @@ export async function createCallbackSecret(trx: Kysely<DB>, keyId: number): Prom
  * @example
  * const view = await getCallbackSecret(db, key.id);
  */
-export async function getCallbackSecret(
-  db: Kysely<DB>,
-  keyId: number,
-): Promise<CallbackSecretView> {
+export async function getCallbackSecret(db: Kysely<DB>, keyId: number): Promise<CallbackSecret> {
   return toView(await secretRow(db, keyId), nowSeconds());
 }
 
@@ -81,7 +70,7 @@ export async function rotateCallbackSecret(
   db: Kysely<DB>,
   keyId: number,
   gracePeriodSeconds: number = DEFAULT_GRACE_PERIOD_SECONDS,
-): Promise<CallbackSecretView> {
+): Promise<CallbackSecret> {
   const now = nowSeconds();
   return db.transaction().execute(async (trx) => {
     const current = await trx
@@ -131,7 +120,7 @@ function previousStillValid(row: SecretRow, now: number): boolean {
   );
 }
 
-function toView(row: SecretRow, now: number): CallbackSecretView {
+function toView(row: SecretRow, now: number): CallbackSecret {
   return {
     secret: row.secret,
     previous_secret_expires_at: previousStillValid(row, now) ? row.previous_expires_at : null,

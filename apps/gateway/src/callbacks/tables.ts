@@ -2,6 +2,10 @@
 import type { CallbackEvent } from '@modelgate/core';
 import type { Generated } from 'kysely';
 
+declare module '../db/schema.js' {
+  interface DB extends CallbackTables {}
+}
+
 export interface CallbackSecretsTable {
   key_id: number;
   /** `whsec_` + base64(32 bytes). Stored as is: GET /v1/callbacks/secret must return it. */

@@ -4,7 +4,7 @@
  * is not in the key's list is a 400 `invalid_cursor` naming `after`.
  */
 import { type Generated, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../errors/api-error.js';
 import type { DB } from './schema.js';
 
 /** The columns cursor paging reads. */

@@ -1,10 +1,8 @@
 /**
- * The whole database type for Kysely. Each feature declares its own table interfaces in its own folder
- * and adds ONE import and ONE `extends` entry here:
- *   FileVideoTables (VIDEO, src/files or src/video), CallbackTables (CB, src/callbacks).
+ * The whole database type for Kysely. The account tables are declared here; each feature adds its
+ * own tables to `DB` from its `tables.ts` (`declare module '../db/schema.js'`), so the database
+ * layer imports no feature: files/tables.ts, video/tables.ts, callbacks/tables.ts.
  */
-import type { CallbackTables } from '../callbacks/tables.js';
-import type { FileVideoTables } from '../video/tables.js';
 import type { AccountTables } from './account-tables.js';
 
-export interface DB extends AccountTables, FileVideoTables, CallbackTables {}
+export interface DB extends AccountTables {}

@@ -3,7 +3,8 @@
  * a URL is read from the blob store, never fetched over HTTP.
  */
 
-const FILE_PATH = /^\/files\/(file-[A-Za-z0-9]+)\.(png|jpg|webp|gif)$/;
+/** A file's name on the CDN: its id and extension. */
+export const CDN_FILE_NAME = /^(file-[A-Za-z0-9]+)\.(png|jpg|webp|gif)$/;
 
 /**
  * The file id and extension a CDN URL names; null for any other URL (another host, another path).
@@ -13,7 +14,7 @@ const FILE_PATH = /^\/files\/(file-[A-Za-z0-9]+)\.(png|jpg|webp|gif)$/;
  */
 export function cdnFileOf(url: string, cdnUrl: string): { id: string; ext: string } | null {
   const base = cdnUrl.replace(/\/+$/, '');
-  if (!url.startsWith(`${base}/`)) return null;
-  const match = FILE_PATH.exec(url.slice(base.length).split(/[?#]/)[0]!);
+  if (!url.startsWith(`${base}/files/`)) return null;
+  const match = CDN_FILE_NAME.exec(url.slice(`${base}/files/`.length).split(/[?#]/)[0]!);
   return match ? { id: match[1]!, ext: match[2]! } : null;
 }

@@ -8,7 +8,7 @@
  *   else console.log(part.name, await part.text(1024));
  * }
  */
-import { BlobTooLargeError } from './staging.js';
+import { BlobTooLargeError } from './store/staging.js';
 
 export class MultipartError extends Error {
   readonly code = 'invalid_multipart';

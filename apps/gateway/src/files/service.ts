@@ -1,47 +1,62 @@
+/**
+ * The files table and the blobs its rows reference: uploads kept and recorded, read, deleted (the
+ * bytes go once nothing refers to them), and blobs other features keep in the same store.
+ */
+import type { FileObject } from '@modelgate/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { randomBase62 } from '../db/ids.js';
 import type { DB } from '../db/schema.js';
-import type { FilesTable } from '../video/tables.js';
-import { randomBase62 } from './ids.js';
+import type { CdnObject } from './cdn/handler.js';
+import { CDN_FILE_NAME } from './cdn-url.js';
 import type { ImageType } from './sniff.js';
-import type { BlobStore, StagedBlob } from './storage.js';
+import type { BlobStore, StagedBlob } from './store/blob-store.js';
+import type { FilesTable } from './tables.js';
 
-/** The API's FileObject. */
-export interface FileObject {
-  id: string;
-  object: 'file';
-  url: string;
-  size: number;
-  created_at: number;
-  filename: string;
-  mime_type: string;
-  purpose: string;
-}
-
-export interface FilesService {
-  readonly store: BlobStore;
-  readonly maxUploadBytes: number;
+/** The uploaded files, and the blobs of every feature that keeps bytes in the store. */
+export interface FileRecords {
   /** Keeps a staged upload (already sniffed) and records its row; returns the FileObject. */
   create(
     keyId: number,
     staged: StagedBlob,
     type: ImageType,
-    meta: { filename: string; purpose: string },
+    meta: { filename: string; purpose: FileObject['purpose'] },
   ): Promise<FileObject>;
   /** The key's file, or undefined (another key's file is "not found" too). */
   get(keyId: number, id: string): Promise<FilesTable | undefined>;
-  /** Deletes the key's file; the bytes go once no row references them. false when not found. */
+  /** Deletes the key's file; the bytes go once nothing refers to them. false when not found. */
   delete(keyId: number, id: string): Promise<boolean>;
-  /** The row for a CDN path, or undefined once deleted. */
-  lookupForCdn(id: string, ext: string): Promise<FilesTable | undefined>;
   toObject(row: FilesTable): FileObject;
+  /**
+   * Moves a staged blob to its content address under the blob's lock, so a delete of the same
+   * bytes cannot remove them meanwhile (a finished video, say).
+   */
+  keep(staged: StagedBlob): Promise<void>;
+  /** The row behind a CDN path's id and extension, or undefined once deleted. */
+  lookupForCdn(id: string, ext: string): Promise<FilesTable | undefined>;
+  /** The CDN's `/files/{id}.{ext}` by its last segment: the file's blob, or null. */
+  findForCdn(name: string): Promise<CdnObject | null>;
 }
 
-export interface FilesServiceDeps {
+/**
+ * A feature that keeps its own blobs in the store (video keeps finished videos): where the CDN
+ * serves them, and whether it still refers to a blob.
+ */
+export interface BlobOwner {
+  /** The CDN serves its blobs at `/{cdnPrefix}/{name}`. */
+  cdnPrefix: string;
+  /** The blob a name stands for, or null (404). */
+  find(name: string): Promise<CdnObject | null>;
+  /** Whether it still refers to the blob; asked inside the blob's lock before its bytes go. */
+  refersTo(trx: Transaction<DB>, sha256: string): Promise<boolean>;
+}
+
+export interface FileRecordsDeps {
   db: Kysely<DB>;
   store: BlobStore;
   /** Public base of the CDN listener, e.g. `http://localhost:8081`. */
   cdnUrl: string;
-  maxUploadBytes: number;
+  /** The other features keeping blobs (filled as they are built). */
+  owners: readonly BlobOwner[];
 }
 
 /**
@@ -52,8 +67,12 @@ async function lockBlob(trx: Transaction<DB>, sha256: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${sha256}, 0))`.execute(trx);
 }
 
-/** Whether any file or task still references the blob (inside the lock). */
-export async function blobReferenced(trx: Transaction<DB>, sha256: string): Promise<boolean> {
+/** Whether any file, or any other feature, still refers to the blob (inside the lock). */
+async function blobReferenced(
+  trx: Transaction<DB>,
+  sha256: string,
+  owners: readonly BlobOwner[],
+): Promise<boolean> {
   const file = await trx
     .selectFrom('files')
     .select('id')
@@ -61,23 +80,18 @@ export async function blobReferenced(trx: Transaction<DB>, sha256: string): Prom
     .limit(1)
     .executeTakeFirst();
   if (file) return true;
-  const task = await trx
-    .selectFrom('video_tasks')
-    .select('id')
-    .where('video_sha256', '=', sha256)
-    .limit(1)
-    .executeTakeFirst();
-  return task !== undefined;
+  for (const owner of owners) if (await owner.refersTo(trx, sha256)) return true;
+  return false;
 }
 
 /**
  * Uploaded files: rows in `files`, bytes in the content-addressed blob store.
  *
  * @example
- * const files = createFilesService({ db, store, cdnUrl: 'http://localhost:8081', maxUploadBytes: 20 << 20 });
+ * const files = createFileRecords({ db, store, cdnUrl: 'http://localhost:8081', owners: [] });
  * const object = await files.create(key.id, staged, { mime: 'image/png', ext: 'png' }, { filename: 'a.png', purpose: 'image' });
  */
-export function createFilesService(deps: FilesServiceDeps): FilesService {
+export function createFileRecords(deps: FileRecordsDeps): FileRecords {
   const { db, store } = deps;
   const base = deps.cdnUrl.replace(/\/+$/, '');
 
@@ -92,9 +106,15 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
     purpose: row.purpose,
   });
 
+  const lookupForCdn = (id: string, ext: string) =>
+    db
+      .selectFrom('files')
+      .selectAll()
+      .where('id', '=', id)
+      .where('ext', '=', ext)
+      .executeTakeFirst();
+
   return {
-    store,
-    maxUploadBytes: deps.maxUploadBytes,
     toObject,
     async create(keyId, staged, type, meta) {
       const row: FilesTable = {
@@ -143,17 +163,23 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
           .where('key_id', '=', keyId)
           .executeTakeFirst();
         if (Number(deleted.numDeletedRows) !== 1) return false;
-        if (!(await blobReferenced(trx, row.sha256))) await store.delete(row.sha256);
+        if (!(await blobReferenced(trx, row.sha256, deps.owners))) await store.delete(row.sha256);
         return true;
       });
     },
-    async lookupForCdn(id, ext) {
-      return db
-        .selectFrom('files')
-        .selectAll()
-        .where('id', '=', id)
-        .where('ext', '=', ext)
-        .executeTakeFirst();
+    async keep(staged) {
+      await db.transaction().execute(async (trx) => {
+        await lockBlob(trx, staged.sha256);
+        await staged.commit();
+      });
+    },
+    lookupForCdn,
+    async findForCdn(name) {
+      const match = CDN_FILE_NAME.exec(name);
+      const row = match ? await lookupForCdn(match[1]!, match[2]!) : undefined;
+      return row
+        ? { sha256: row.sha256, size: Number(row.size), contentType: row.mime_type }
+        : null;
     },
   };
 }

@@ -6,9 +6,10 @@
  * the same concerns through the same functions.
  */
 import { Hono } from 'hono';
+import { methodNotAllowed, notFound } from '../errors/api-error.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './env.js';
-import { answerableError, methodNotAllowed, notFound, renderError } from './errors.js';
+import { answerableError, renderError } from './errors.js';
 import { authenticate } from './middleware/auth.js';
 import { jsonBodyLimit } from './middleware/body-limit.js';
 import { closeIfBodyUnread } from './middleware/close-unread.js';

@@ -6,8 +6,8 @@
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { badRequest } from './errors.js';
-import { validateBody } from './validate.js';
+import { badRequest } from '../errors/api-error.js';
+import { validateBody } from '../errors/validate.js';
 
 /**
  * @example

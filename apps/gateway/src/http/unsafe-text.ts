@@ -4,7 +4,7 @@
  * (`"\ud800"` in JSON), which are not Unicode text at all and cannot be encoded as UTF-8. Refusing
  * them up front turns what would be a database error (500) into a 400 naming the field.
  */
-import { type ApiError, badRequest } from './errors.js';
+import { type ApiError, badRequest } from '../errors/api-error.js';
 
 const NUL = '\u0000';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -6,7 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import type { GeneratedImage } from '@modelgate/core';
-import type { FilesService } from '../files/service.js';
+import type { FilesService } from '../files/index.js';
 import type { ImageRequest } from './request.js';
 import type { UpstreamImage } from './upstream.js';
 

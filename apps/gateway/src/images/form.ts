@@ -6,8 +6,7 @@
  * `2`, `true` and `null` as text).
  */
 import type { z } from 'zod';
-import { MultipartError, readMultipart } from '../files/multipart.js';
-import { BlobTooLargeError } from '../files/storage.js';
+import { BlobTooLargeError, MultipartError, readMultipart } from '../files/index.js';
 import { type ApiError, badRequest, tooLarge } from '../http/errors.js';
 import type { ImageSource } from './inputs.js';
 

@@ -3,7 +3,7 @@
  * providers' credentials (the simulator in demo mode) and the service on top of it.
  */
 import type { CoreServices } from '../core-services.js';
-import type { FilesService } from '../files/service.js';
+import type { FilesService } from '../files/index.js';
 import type { Router } from '../routing/router.js';
 import { createImageCatalog } from './catalog.js';
 import { createImagesService, type ImagesService } from './service.js';
@@ -35,7 +35,7 @@ export function createImagesFeature(
     stdMetrics: core.stdMetrics,
     inputs: {
       cdnUrl: core.cdnUrl,
-      allowPrivate: config.callbackAllowPrivate,
+      allowPrivate: config.callbacks.allowPrivate,
       fetchTimeoutMs: REMOTE_IMAGE_TIMEOUT_MS,
     },
   });

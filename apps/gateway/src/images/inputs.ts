@@ -9,11 +9,9 @@
  *
  * then typed by content and held to the model's input rules (types, size, square, alpha, mask).
  */
-import { cdnFileOf } from '../files/cdn-url.js';
-import { imageInfo } from '../files/dimensions.js';
-import type { FilesService } from '../files/service.js';
-import { SNIFF_BYTES, sniffImageType } from '../files/sniff.js';
-import { readBlob } from '../files/storage.js';
+
+import type { FilesService } from '../files/index.js';
+import { cdnFileOf, imageInfo, readBlob, SNIFF_BYTES, sniffImageType } from '../files/index.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { InputImage } from '../providers/image/types.js';
 import type { ImageModelSpec } from './models.js';

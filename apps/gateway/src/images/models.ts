@@ -5,10 +5,9 @@
  * providers list them in dollars (apps/gateway/README.md#images).
  */
 import type { ImageModelCapabilities, ImageQuality, ImageSize } from '@modelgate/core';
-import { unitsToCredits } from '../billing/billing.js';
-import type { ImageType } from '../files/sniff.js';
+import { credits, unitsToCredits } from '../billing/billing.js';
+import type { ImageType } from '../files/index.js';
 import type { ImageOperation } from '../providers/image/types.js';
-import { credits } from '../providers/video/model-spec.js';
 
 /** The providers of image models, by their names in config.providers. */
 export type ImageProviderName = 'openai' | 'gemini' | 'byteplus' | 'bfl';

@@ -8,11 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import {
-  CallbackUrlError,
-  type CheckedTarget,
-  checkCallbackUrl,
-} from '../callbacks/address-guard.js';
+import { CallbackUrlError, type CheckedTarget, checkCallbackUrl } from '../callbacks/index.js';
 import { ApiError, badRequest } from '../http/errors.js';
 
 export interface RemoteImageOptions {

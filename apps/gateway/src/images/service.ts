@@ -15,7 +15,7 @@
  */
 import type { CreateImageRequest, ImagesResponse } from '@modelgate/core';
 import type { Billing } from '../billing/billing.js';
-import type { FilesService } from '../files/service.js';
+import type { FilesService } from '../files/index.js';
 import { ApiError } from '../http/errors.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { ModelListEntry } from '../models/types.js';

@@ -3,7 +3,7 @@
  * failure (routing/router.ts, the text path's router and breaker). Each adapter reads its own
  * upstream's answer into decoded, typed images (providers/image/).
  */
-import { imageInfo } from '../files/dimensions.js';
+import { imageInfo } from '../files/index.js';
 import type { StandardMetrics } from '../observability/metrics.js';
 import type { ImageJob, ImageStreamEvent, UpstreamImages } from '../providers/image/types.js';
 import { UpstreamError } from '../providers/text/types.js';

@@ -9,7 +9,7 @@ import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { ApiKeysTable } from '../db/account-tables.js';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { unauthorized } from '../http/errors.js';
+import { unauthorized } from '../errors/api-error.js';
 import { digestsEqual, generateApiKey, hashApiKey, keyPrefixOf } from './key-format.js';
 import { TtlLru } from './lru.js';
 

@@ -1,5 +1,5 @@
 /** Rate-limit decisions as HTTP: the x-ratelimit-* headers and the documented 429. */
-import { ApiError, rateLimited } from '../http/errors.js';
+import { ApiError, rateLimited } from '../errors/api-error.js';
 import type { AuthKey } from '../keys/keys.js';
 import { formatResetDuration, type RateLimitDecision, type RateLimiter } from './limiter.js';
 

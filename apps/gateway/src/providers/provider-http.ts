@@ -6,9 +6,9 @@
  */
 import { parseRetryAfterMs } from '@modelgate/core/retry';
 import type { Agent } from 'undici';
+import { describeErrorBody } from './error-body.js';
 import { classifyNetworkError, createAgent } from './text/http.js';
 import { type ProviderTimeouts, UpstreamError } from './text/types.js';
-import { describeErrorBody } from './video/http.js';
 
 /** Largest answer read: `n` = 10 full-size images, base64-encoded, with room to spare. */
 const MAX_ANSWER_BYTES = 512 * 1024 * 1024;

@@ -6,7 +6,7 @@ import { zVideoModelId } from '@modelgate/core/zod';
 import { ConfigError } from '../config/config.js';
 import type { CoreServices } from '../core-services.js';
 import { EMBEDDING_MODEL_IDS } from '../embeddings/models.js';
-import type { FilesService } from '../files/service.js';
+import type { FilesService } from '../files/index.js';
 import { IMAGE_MODEL_IDS } from '../images/models.js';
 import { createTextModelCatalog, type TextModelCatalog } from '../models/catalog.js';
 import { parseTextModelConfig, type TextModelSections } from '../models/config.js';

@@ -6,7 +6,7 @@
  */
 
 import type { ImageBase64Source } from '@modelgate/core';
-import type { FilesService } from '../files/service.js';
+import type { FilesService } from '../files/index.js';
 import { badRequest } from '../http/errors.js';
 import type { TextRequest } from './request.js';
 

@@ -9,7 +9,7 @@ import { unitsToCredits } from '../billing/billing.js';
 import type { UsageTable } from '../db/account-tables.js';
 import { idPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
-import { internalError } from '../http/errors.js';
+import { internalError } from '../errors/api-error.js';
 
 export interface UsageRecordQuery {
   limit: number;

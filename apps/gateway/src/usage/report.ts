@@ -8,7 +8,7 @@ import { zUsageKind } from '@modelgate/core/zod';
 import { type Kysely, sql } from 'kysely';
 import { unitsToCredits } from '../billing/billing.js';
 import type { DB } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../errors/api-error.js';
 
 export type BucketWidth = UsageReport['bucket_width'];
 export type UsageGroup = UsageReport['group_by'][number];

@@ -1,26 +1,30 @@
-/** Tables of migration 002_files_video: uploaded files and video tasks. */
+/** The video tasks table (migration 002_files_video). */
 import type { ColumnType, Generated } from 'kysely';
-import type { NormalizedVideoRequest } from './validate.js';
+
+declare module '../db/schema.js' {
+  interface DB extends VideoTables {}
+}
 
 /** jsonb column: write `JSON.stringify(value)`, read parsed. */
 type Json<T> = ColumnType<T, string, string>;
 
-/** What a task row keeps of its request: the model, callback and metadata have columns of their own. */
-export type StoredVideoParams = Omit<NormalizedVideoRequest, 'model' | 'callbackUrl' | 'metadata'>;
+/** Where an image comes from: one of our uploaded files, or an external HTTPS URL passed through. */
+export type ImageSource = { kind: 'file'; fileId: string } | { kind: 'external'; url: string };
 
-export interface FilesTable {
-  /** `file-` + 32 base62 characters (≥128 random bits). */
-  id: string;
-  key_id: number;
-  /** Content address in the blob store; identical uploads share it. */
-  sha256: string;
-  size: number;
-  mime_type: string;
-  ext: string;
-  filename: string;
-  purpose: string;
-  /** Unix seconds. */
-  created_at: number;
+/**
+ * What a task row keeps of its request, checked against the model's table and with its defaults
+ * applied (the model, callback and metadata have columns of their own).
+ */
+export interface StoredVideoParams {
+  prompt: string;
+  duration: number;
+  resolution: string;
+  aspectRatio: string;
+  image?: ImageSource;
+  lastFrame?: ImageSource;
+  seed?: number;
+  negativePrompt?: string;
+  generateAudio?: boolean;
 }
 
 export type VideoTaskStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
@@ -61,7 +65,6 @@ export interface VideoTasksTable {
   completed_at: number | null;
 }
 
-export interface FileVideoTables {
-  files: FilesTable;
+export interface VideoTables {
   video_tasks: VideoTasksTable;
 }

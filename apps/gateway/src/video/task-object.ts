@@ -1,3 +1,4 @@
+/** A task row as the API shows it. */
 import type { VideoModelId, VideoTask } from '@modelgate/core';
 import type { VideoTasksTable } from './tables.js';
 

@@ -1,8 +1,9 @@
+/** A key's tasks: one by id, a page of them, and a finished video's blob for the CDN. */
 import type { VideoTaskList } from '@modelgate/core';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { cursorPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors/api-error.js';
 import type { VideoTaskStatus } from './tables.js';
 import { toVideoTask, type VideoTaskRow } from './task-object.js';
 
@@ -51,11 +52,15 @@ export async function listOwnedTasks(
   };
 }
 
-/** For the CDN: the blob of a completed task's video, or null. */
+const VIDEO_NAME = /^([A-Za-z0-9_-]+)\.mp4$/;
+
+/** For the CDN: the blob of a completed task's video by its name (`{task_id}.mp4`), or null. */
 export async function findFinishedVideo(
   db: Kysely<DB>,
-  taskId: string,
+  name: string,
 ): Promise<{ sha256: string; size: number; contentType: string } | null> {
+  const taskId = VIDEO_NAME.exec(name)?.[1];
+  if (taskId === undefined) return null;
   const row = await db
     .selectFrom('video_tasks')
     .select(['video_sha256', 'video_size'])
@@ -64,4 +69,15 @@ export async function findFinishedVideo(
     .executeTakeFirst();
   if (!row?.video_sha256) return null;
   return { sha256: row.video_sha256, size: Number(row.video_size), contentType: 'video/mp4' };
+}
+
+/** Whether a task's video is the blob (asked by files, inside the blob's lock, before deleting it). */
+export async function videoRefersTo(trx: Transaction<DB>, sha256: string): Promise<boolean> {
+  const task = await trx
+    .selectFrom('video_tasks')
+    .select('id')
+    .where('video_sha256', '=', sha256)
+    .limit(1)
+    .executeTakeFirst();
+  return task !== undefined;
 }

@@ -5,7 +5,7 @@ import {
   type HostResolver,
 } from '../../src/callbacks/address-guard.js';
 import { classifyAddress, parseIPv6 } from '../../src/callbacks/ip-ranges.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/errors/api-error.js';
 
 /** A resolver with fixed answers: no network, any name the test wants. */
 function fixedResolver(table: Record<string, string[]>): HostResolver {

@@ -233,7 +233,7 @@ describe('submit-time SSRF guard with MODELGATE_CALLBACK_ALLOW_PRIVATE off', () 
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { type: string; param: string; code: string } };
     expect(body.error).toMatchObject({ type: 'invalid_request_error', param: 'callback_url' });
-    // VIDEO's own URL validation may refuse a non-http(s) scheme first; either way, param callback_url.
+    // Video's own URL validation may refuse a non-http(s) scheme first; either way, param callback_url.
     expect(body.error.code).toMatch(
       /^(callback_url_not_allowed|invalid_callback_url|invalid_value)$/,
     );

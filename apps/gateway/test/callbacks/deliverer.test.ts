@@ -36,12 +36,16 @@ describe.each(eachDatabase())('callback outbox and deliverer on $name', (target)
     return r;
   }
 
-  function deliverer(settings: Partial<DeliverySettings> = {}, resolve?: HostResolver): Deliverer {
+  function deliverer(
+    settings: Partial<DeliverySettings> & { allowPrivate?: boolean } = {},
+    resolve?: HostResolver,
+  ): Deliverer {
+    const { allowPrivate = true, ...rest } = settings;
     const d = createDeliverer({
       db: h.db,
       log,
-      settings: fastSettings(settings),
-      ...(resolve ? { resolve } : {}),
+      settings: fastSettings(rest),
+      guard: { allowPrivate, ...(resolve ? { resolve } : {}) },
     });
     open.push(d);
     return d;

@@ -9,14 +9,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../provider-sim/src/index.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
 import { type DatabaseTarget, eachDatabase, freshDatabase } from '../helpers/index.js';
+import {
+  buildGatewayMain,
+  type ChildGateway,
+  freePort,
+  startChildGateway,
+} from '../support/child-gateway.js';
 import { simulatorProviderEnv } from '../support/video-gateway.js';
-import { bundleGateway, type ChildGateway, startChildGateway } from './child-gateway.js';
 import { type Receiver, startReceiver } from './receiver.js';
+
+/** SIGKILLs the child (if it still runs) and waits for it to be gone. */
+async function kill(child: ChildGateway): Promise<void> {
+  if (child.process.exitCode === null && child.process.signalCode === null) {
+    child.process.kill('SIGKILL');
+  }
+  await child.exited;
+}
 
 describe.each(eachDatabase())(
   'callback delivery across a SIGKILL on $name',
   (target: DatabaseTarget) => {
-    let bundle: Awaited<ReturnType<typeof bundleGateway>>;
+    let built: Awaited<ReturnType<typeof buildGatewayMain>>;
     let sim: Awaited<ReturnType<typeof startSimulator>>;
     let dataDir: string;
     let fresh: Awaited<ReturnType<typeof freshDatabase>>;
@@ -24,19 +37,19 @@ describe.each(eachDatabase())(
     let receiver: Receiver | undefined;
 
     beforeAll(async () => {
-      [bundle, sim, dataDir, fresh] = await Promise.all([
-        bundleGateway(),
+      [built, sim, dataDir, fresh] = await Promise.all([
+        buildGatewayMain(),
         startSimulator({ video: { processingMs: 100 } }),
         mkdtemp(join(tmpdir(), 'mg-cb-restart-')),
         freshDatabase(target),
       ]);
     });
     afterAll(async () => {
-      await child?.kill('SIGKILL');
+      if (child) await kill(child);
       await receiver?.close();
       await sim?.close();
       await fresh?.drop();
-      await bundle?.remove();
+      await built?.cleanup();
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
@@ -47,6 +60,8 @@ describe.each(eachDatabase())(
       const adminKey = generateApiKey();
       const env: Record<string, string> = {
         ...simulatorProviderEnv(sim.url),
+        PORT: String(await freePort()),
+        CDN_PORT: String(await freePort()),
         GATEWAY_ADMIN_KEY: adminKey,
         MODELGATE_DATA_DIR: dataDir,
         ...(fresh.databaseUrl ? { DATABASE_URL: fresh.databaseUrl } : {}),
@@ -69,7 +84,7 @@ describe.each(eachDatabase())(
       const callbackUrl = probe.url;
       await probe.close();
 
-      child = await startChildGateway(bundle.entry, env);
+      child = await startChildGateway(built.main, env);
       const token = (await (
         await api('/v1/token', adminKey, {
           method: 'POST',
@@ -96,12 +111,12 @@ describe.each(eachDatabase())(
       expect(delivery.status).toBe('pending');
       expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: 'connection_error' });
 
-      await child.kill('SIGKILL');
+      await kill(child);
       expect(child.process.signalCode).toBe('SIGKILL');
       child = undefined;
 
       receiver = await startReceiver(() => 200, { port });
-      child = await startChildGateway(bundle.entry, env);
+      child = await startChildGateway(built.main, env);
       const [request] = await receiver.waitFor(1, 30_000);
       expect(request!.headers['webhook-id']).toBe(delivery.id);
       const event = await verifyCallback({

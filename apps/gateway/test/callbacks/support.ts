@@ -65,7 +65,6 @@ export function fastSettings(overrides: Partial<DeliverySettings> = {}): Deliver
     pollIntervalMs: 20,
     concurrency: 4,
     maxResponseBytes: 4096,
-    allowPrivate: true,
     ...overrides,
   };
 }

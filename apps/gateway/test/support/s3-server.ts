@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import type { S3Settings } from '../../src/config/storage-env.js';
+import type { S3Settings } from '../../src/config/storage.js';
 
 /** s3rver's fixed credentials. */
 const ACCESS_KEY = 'S3RVER';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../provider-sim/src/index.js';
 import { createDatabase } from '../../src/db/database.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
-import { VIDEO_MODELS } from '../../src/providers/video/registry.js';
+import { VIDEO_MODELS } from '../../src/video/models.js';
 import { eachDatabase, freshDatabase } from '../helpers/index.js';
 import {
   buildGatewayMain,

@@ -1,7 +1,7 @@
 // Each of the nine models end to end against the in-process simulator: text-to-video and, where the
 // model takes one, image-to-video with an uploaded image; the MP4 downloads from our CDN.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIDEO_MODELS } from '../../src/providers/video/registry.js';
+import { VIDEO_MODELS } from '../../src/video/models.js';
 import { eachDatabase } from '../helpers/index.js';
 import {
   type Json,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIDEO_MODELS } from '../../src/providers/video/registry.js';
+import { VIDEO_MODELS } from '../../src/video/models.js';
 import { eachDatabase } from '../helpers/index.js';
 import {
   type Json,

@@ -1,5 +1,5 @@
 /**
- * Uploaded files and video tasks (VIDEO). Blobs live in the blob store under their SHA-256; rows
+ * Uploaded files and video tasks. Blobs live in the blob store under their SHA-256; rows
  * reference them. Task scheduling times are milliseconds (`*_ms`), API-visible times unix seconds.
  */
 import { type Kysely, sql } from 'kysely';

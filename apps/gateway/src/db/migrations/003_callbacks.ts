@@ -1,5 +1,5 @@
 /**
- * Callbacks (CB): per-key signing secrets, the delivery outbox and every attempt. Scheduling times are
+ * Callbacks: per-key signing secrets, the delivery outbox and every attempt. Scheduling times are
  * milliseconds (`*_ms`); the API shows unix seconds.
  */
 import { type Kysely, sql } from 'kysely';

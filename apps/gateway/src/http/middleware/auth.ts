@@ -3,9 +3,9 @@
  * (the vendor SDKs send only that). The lookup is cached (see keys.ts).
  */
 import type { MiddlewareHandler } from 'hono';
+import { forbidden, unauthorized } from '../../errors/api-error.js';
 import type { KeyService } from '../../keys/keys.js';
 import type { AppEnv } from '../env.js';
-import { forbidden, unauthorized } from '../errors.js';
 
 function bearer(header: string | undefined): string | null {
   if (!header) return null;

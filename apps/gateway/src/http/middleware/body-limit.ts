@@ -11,8 +11,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { tooLarge } from '../../errors/api-error.js';
 import type { AppEnv } from '../env.js';
-import { tooLarge } from '../errors.js';
 import { arrivedBody, declaredLength, nodeIncoming } from '../node-adapter.js';
 
 const tooLargeError = (maxBytes: number) =>

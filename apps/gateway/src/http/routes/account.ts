@@ -3,12 +3,12 @@ import type { Token } from '@modelgate/core';
 import { zCreateTokenRequest } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
 import { unitsToCredits } from '../../billing/billing.js';
-import { createCallbackSecret } from '../../callbacks/secrets.js';
+import { notFound } from '../../errors/api-error.js';
+import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { notFound } from '../errors.js';
 import { requireAdmin } from '../middleware/auth.js';
-import { readJsonBody, validateBody } from '../validate.js';
+import { readJsonBody } from '../validate.js';
 import { checkKeySettings } from './key-settings.js';
 
 export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): void {
@@ -60,7 +60,7 @@ export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): vo
         },
         trx,
       );
-      const callbackSecret = await createCallbackSecret(trx, created.record.id);
+      const callbackSecret = await services.callbacks.createSecret(trx, created.record.id);
       return { ...created, callbackSecret };
     });
     const r = result.record;

@@ -1,11 +1,12 @@
 /** Callback secret (read, rotate) and the key's delivery log. */
 import { zListCallbackDeliveriesQuery, zRotateCallbackSecretRequest } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
+import { badRequest } from '../../errors/api-error.js';
+import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { badRequest } from '../errors.js';
 import { validateQuery } from '../query.js';
-import { readJsonBody, validateBody } from '../validate.js';
+import { readJsonBody } from '../validate.js';
 
 const MAX_GRACE_PERIOD_SECONDS = 7 * 24 * 60 * 60;
 

@@ -13,8 +13,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Hono } from 'hono';
+import { notFound } from '../../errors/api-error.js';
 import type { AppEnv } from '../env.js';
-import { notFound } from '../errors.js';
 import { loadOpenApiYaml } from '../openapi-source.js';
 
 const BUNDLE_PATH = '/docs/scalar.js';

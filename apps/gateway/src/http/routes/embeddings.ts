@@ -4,10 +4,11 @@
  */
 import { zCreateEmbeddingRequest } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
+import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
 import { clientAbort } from '../client-abort.js';
 import type { AppEnv } from '../env.js';
-import { readJsonBody, validateBody } from '../validate.js';
+import { readJsonBody } from '../validate.js';
 
 export function registerEmbeddingRoutes(app: Hono<AppEnv>, services: Services): void {
   app.post('/v1/embeddings', async (c) => {

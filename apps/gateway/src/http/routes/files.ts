@@ -5,12 +5,23 @@
  * decided from its first bytes (415 unless PNG, JPEG, WebP or GIF). Refused uploads keep nothing.
  */
 import type { Hono } from 'hono';
-import { boundaryOf, MultipartError, readMultipart } from '../../files/multipart.js';
-import { sniffImageType } from '../../files/sniff.js';
-import { BlobTooLargeError, type StagedBlob } from '../../files/storage.js';
+import {
+  ApiError,
+  badRequest,
+  notFound,
+  tooLarge,
+  unsupportedMediaType,
+} from '../../errors/api-error.js';
+import {
+  BlobTooLargeError,
+  boundaryOf,
+  MultipartError,
+  readMultipart,
+  type StagedBlob,
+  sniffImageType,
+} from '../../files/index.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { ApiError, badRequest, notFound, tooLarge, unsupportedMediaType } from '../errors.js';
 
 /** Multipart framing and the small `purpose` field on top of the file itself. */
 const ENVELOPE_SLACK_BYTES = 64 * 1024;

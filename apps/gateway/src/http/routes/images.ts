@@ -13,15 +13,16 @@ import {
   zCreateImageVariationRequest,
 } from '@modelgate/core/zod';
 import type { Context, Hono } from 'hono';
-import { boundaryOf } from '../../files/multipart.js';
+import { ApiError, badRequest } from '../../errors/api-error.js';
+import { validateBody } from '../../errors/validate.js';
+import { boundaryOf } from '../../files/index.js';
 import { readImageForm } from '../../images/form.js';
 import type { ImageSource } from '../../images/inputs.js';
 import type { ImageRequestContext } from '../../images/service.js';
 import type { Services } from '../../services.js';
 import { clientAbort } from '../client-abort.js';
 import type { AppEnv } from '../env.js';
-import { ApiError, badRequest } from '../errors.js';
-import { readJsonBody, validateBody } from '../validate.js';
+import { readJsonBody } from '../validate.js';
 
 const zEditFields = zCreateImageEditRequest.omit({ image: true, mask: true });
 const zVariationFields = zCreateImageVariationRequest.omit({ image: true });

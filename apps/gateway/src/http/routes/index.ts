@@ -1,7 +1,7 @@
 /**
- * Route groups mounted by createApp, in order. Each owner adds ONE import and ONE entry:
- *   registerModelRoutes (./models.js), registerImageRoutes (images), registerFileRoutes +
- *   registerVideoRoutes (VIDEO), registerCallbackRoutes (CB), registerKeyRoutes +
+ * Route groups mounted by createApp, in order. A feature's routes are ONE import and ONE entry:
+ *   registerModelRoutes (./models.js), registerImageRoutes (images), registerFileRoutes (files),
+ *   registerVideoRoutes (video), registerCallbackRoutes (callbacks), registerKeyRoutes +
  *   registerUsageRoutes (operators).
  * The text generation routes are not here: the text edge serves them (http/text-edge/).
  * A group is `(app, services) => void` and registers absolute paths (`app.post('/v1/…', …)`).

@@ -2,8 +2,9 @@
  * The checks a key's settings get when an administrator creates or changes a key: every model it
  * is restricted to is one the gateway serves, and an expiry lies in the future.
  */
+
+import { badRequest } from '../../errors/api-error.js';
 import type { Services } from '../../services.js';
-import { badRequest } from '../errors.js';
 
 /**
  * @example

@@ -4,13 +4,14 @@
  */
 import { zGetKeyPath, zListKeysQuery, zUpdateKeyRequest } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
+import { conflict, notFound } from '../../errors/api-error.js';
+import { validateBody } from '../../errors/validate.js';
 import { listKeys, toApiKey } from '../../keys/admin.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { conflict, notFound } from '../errors.js';
 import { requireAdmin } from '../middleware/auth.js';
 import { validatePath, validateQuery } from '../query.js';
-import { readJsonBody, validateBody } from '../validate.js';
+import { readJsonBody } from '../validate.js';
 import { checkKeySettings } from './key-settings.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -2,9 +2,9 @@
 import type { Hono } from 'hono';
 import { sql } from 'kysely';
 import { migrationsComplete } from '../../db/migrate.js';
+import { notFound } from '../../errors/api-error.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { notFound } from '../errors.js';
 import { loadOpenApiYaml } from '../openapi-source.js';
 import { registerDocsRoutes } from './docs.js';
 

@@ -5,12 +5,12 @@
  */
 import { zGetUsageQuery, zListUsageRecordsQuery } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
+import { badRequest, forbidden } from '../../errors/api-error.js';
 import type { AuthKey } from '../../keys/keys.js';
 import type { Services } from '../../services.js';
 import { listUsageRecords } from '../../usage/records.js';
 import { usageReport } from '../../usage/report.js';
 import type { AppEnv } from '../env.js';
-import { badRequest, forbidden } from '../errors.js';
 import { validateQuery } from '../query.js';
 
 export function registerUsageRoutes(app: Hono<AppEnv>, services: Services): void {

@@ -3,7 +3,7 @@
  * timeouts of an image answer, and images in and out (decoded and typed by content; as a data
  * URL or a multipart file part).
  */
-import { SNIFF_BYTES, sniffImageType } from '../../files/sniff.js';
+import { SNIFF_BYTES, sniffImageType } from '../../files/index.js';
 import { badAnswer } from '../provider-http.js';
 import type { ProviderTimeouts } from '../text/types.js';
 import type { InputImage, UpstreamImage } from './types.js';

@@ -5,7 +5,7 @@
  * provider beside this one; the wire of each is in docs/providers.md.
  */
 import type { ImagesResponse, ImagesUsage } from '@modelgate/core';
-import type { ImageType } from '../../files/sniff.js';
+import type { ImageType } from '../../files/index.js';
 
 /** What a request asks of an image model. */
 export type ImageOperation = 'generate' | 'edit' | 'variation';
