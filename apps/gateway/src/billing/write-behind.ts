@@ -10,12 +10,12 @@ import { sleep } from '@modelgate/core/retry';
 import type { Kysely } from 'kysely';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { isTransientDbError } from '../errors/transient-db.js';
 import type { Logger } from '../observability/logger.js';
 import { GroupCommit, ItemFailure } from './group-commit.js';
 import type { JournalEntry } from './journal.js';
 import type { LeaseBook } from './leases.js';
 import { releaseHolds, type SettleItem, settleBatch, settleOne } from './statements.js';
-import { isTransientDbError } from './transient.js';
 
 /** What the queues write: a settlement, a refund, or an idle lease's return. */
 export type Work =

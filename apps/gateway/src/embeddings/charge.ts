@@ -5,7 +5,7 @@
  * as a text request (text/charge.ts's Settlements, limits/http.ts's token hold).
  */
 import type { Billing } from '../billing/billing.js';
-import { insufficientQuota } from '../http/errors.js';
+import { insufficientQuota } from '../errors/api-error.js';
 import type { AuthKey } from '../keys/keys.js';
 import { holdTokens, type TokenHold } from '../limits/http.js';
 import type { RateLimiter } from '../limits/limiter.js';

@@ -5,7 +5,7 @@
  * naming the field.
  */
 import type { CreateEmbeddingRequest } from '@modelgate/core';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../errors/api-error.js';
 import { estimateTokens } from '../text/tokens.js';
 import type { EmbeddingModel } from './catalog.js';
 

@@ -11,7 +11,7 @@
  */
 import type { CreateEmbeddingRequest } from '@modelgate/core';
 import type { Billing } from '../billing/billing.js';
-import { ApiError, forbidden, notFound } from '../http/errors.js';
+import { ApiError, forbidden, notFound } from '../errors/api-error.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import type { ModelListEntry } from '../models/types.js';

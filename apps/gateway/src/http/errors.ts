@@ -1,36 +1,23 @@
 /**
- * Errors as HTTP answers: `toApiError` turns anything thrown into an ApiError (`errors/api-error.ts`),
- * and `renderError` writes it in the body shape the path speaks.
+ * Errors as HTTP answers: `toApiError` adds what the web framework throws to `asApiError`
+ * (`errors/body.ts`), and `renderError` writes the answer in the body shape the path speaks.
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isTransientDbError } from '../billing/transient.js';
-import {
-  ApiError,
-  badRequest,
-  internalError,
-  temporarilyUnavailable,
-  tooLarge,
-  unauthorized,
-} from '../errors/api-error.js';
+import { type ApiError, badRequest, tooLarge, unauthorized } from '../errors/api-error.js';
+import { asApiError, errorBody } from '../errors/body.js';
 import type { Logger } from '../observability/logger.js';
 
-// Re-exported for text/, translate/, images/, embeddings/ and the text edge; goes when they import errors/api-error.ts.
+// Re-exported for text/, translate/ and the text edge; goes when they import errors/ themselves.
 export * from '../errors/api-error.js';
-
-/** `/v1/messages` speaks the vendor's error shape; everything else the OpenAI shape. */
-export function usesMessagesErrorShape(path: string): boolean {
-  return path === '/v1/messages' || path.startsWith('/v1/messages/');
-}
+export { errorBody, usesMessagesErrorShape } from '../errors/body.js';
 
 /**
  * Map anything thrown to an ApiError (unknown errors become 500 api_error; a database that is
  * unreachable or restarting, 503 temporarily_unavailable).
  */
 export function toApiError(err: unknown, requestId?: string): ApiError {
-  if (err instanceof ApiError) return err;
-  if (isTransientDbError(err)) return temporarilyUnavailable();
   if (err instanceof SyntaxError && /JSON/i.test(err.message)) {
     return badRequest('The request body is not valid JSON.', null, 'invalid_json');
   }
@@ -40,9 +27,7 @@ export function toApiError(err: unknown, requestId?: string): ApiError {
     if (status === 400) return badRequest(err.message || 'Bad request.');
     if (status === 401) return unauthorized(err.message || 'Unauthorized.');
   }
-  return internalError(
-    `Internal error${requestId ? ` (request id ${requestId})` : ''}. It has been logged.`,
-  );
+  return asApiError(err, requestId);
 }
 
 /**
@@ -71,14 +56,6 @@ export function answerableError(
     log.error('unhandled error', { request_id: requestId, path, err });
   }
   return apiErr;
-}
-
-/** The JSON body for an error on `path`. */
-export function errorBody(err: ApiError, path: string): unknown {
-  if (usesMessagesErrorShape(path)) {
-    return { type: 'error', error: { type: err.type, message: err.message } };
-  }
-  return { error: { message: err.message, type: err.type, code: err.code, param: err.param } };
 }
 
 /** Render an ApiError as the response for the current request. */

@@ -5,7 +5,7 @@
  * write runs behind it, tracked so shutdown waits for it.
  */
 import type { ImagesUsage } from '@modelgate/core';
-import { insufficientQuota } from '../http/errors.js';
+import { insufficientQuota } from '../errors/api-error.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { Settlements } from '../text/charge.js';
 import { reservedUnits } from './price.js';

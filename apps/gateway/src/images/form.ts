@@ -6,9 +6,9 @@
  * `2`, `true` and `null` as text).
  */
 import type { z } from 'zod';
+import { type ApiError, badRequest, tooLarge } from '../errors/api-error.js';
 import { BlobTooLargeError, MultipartError, readMultipart } from '../files/index.js';
-import { type ApiError, badRequest, tooLarge } from '../http/errors.js';
-import type { ImageSource } from './inputs.js';
+import type { ImageSource } from './request.js';
 
 /** A multipart edit or variation: its text fields typed for validation, and its images. */
 export interface ImageForm {

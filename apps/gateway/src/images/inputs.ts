@@ -10,19 +10,13 @@
  * then typed by content and held to the model's input rules (types, size, square, alpha, mask).
  */
 
+import { badRequest, notFound } from '../errors/api-error.js';
 import type { FilesService } from '../files/index.js';
 import { cdnFileOf, imageInfo, readBlob, SNIFF_BYTES, sniffImageType } from '../files/index.js';
-import { badRequest, notFound } from '../http/errors.js';
 import type { InputImage } from '../providers/image/types.js';
 import type { ImageModelSpec } from './models.js';
 import { fetchRemoteImage } from './remote-image.js';
-import type { ImageRequest } from './request.js';
-
-/** Where one input image comes from; `param` is the request field that named it. */
-export type ImageSource =
-  | { kind: 'bytes'; bytes: Buffer; param: string }
-  | { kind: 'url'; url: string; param: string }
-  | { kind: 'file'; fileId: string; param: string };
+import type { ImageRequest, ImageSource } from './request.js';
 
 export interface InputDeps {
   files: FilesService;

@@ -9,7 +9,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { CallbackUrlError, type CheckedTarget, checkCallbackUrl } from '../callbacks/index.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../errors/api-error.js';
 
 export interface RemoteImageOptions {
   /** Largest body read, in bytes. */

@@ -13,11 +13,16 @@ import type {
   ImageQuality,
   ImageSize,
 } from '@modelgate/core';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../errors/api-error.js';
 import type { ImageOperation } from '../providers/image/types.js';
 import type { ImageModel } from './catalog.js';
-import type { ImageSource } from './inputs.js';
 import type { ImageModelSpec } from './models.js';
+
+/** Where one input image comes from; `param` is the request field that named it. */
+export type ImageSource =
+  | { kind: 'bytes'; bytes: Buffer; param: string }
+  | { kind: 'url'; url: string; param: string }
+  | { kind: 'file'; fileId: string; param: string };
 
 /** An edit's fields besides its images, in either form (multipart or JSON). */
 export type ImageEditFields = Omit<CreateImageEditJsonRequest, 'images' | 'mask'>;

@@ -15,8 +15,8 @@
  */
 import type { CreateImageRequest, ImagesResponse } from '@modelgate/core';
 import type { Billing } from '../billing/billing.js';
+import { ApiError } from '../errors/api-error.js';
 import type { FilesService } from '../files/index.js';
-import { ApiError } from '../http/errors.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { ModelListEntry } from '../models/types.js';
 import type { Logger } from '../observability/logger.js';

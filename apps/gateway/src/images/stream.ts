@@ -6,7 +6,7 @@
  * a stream that ends (or is left) before any is refunded.
  */
 import type { ImagesUsage } from '@modelgate/core';
-import { errorBody, toApiError } from '../http/errors.js';
+import { asApiError, errorBody } from '../errors/body.js';
 import type { ImageStreamEvent } from '../providers/image/types.js';
 import { clientFailure } from '../text/failure.js';
 import type { ImageCharge } from './charge.js';
@@ -72,7 +72,7 @@ export function streamedEdit(
         }
       } catch (err) {
         // After the head is sent an error can only travel in-band, as OpenAI sends one.
-        const failure = toApiError(clientFailure(err, false));
+        const failure = asApiError(clientFailure(err, false));
         const body = errorBody(failure, '/v1/images/edits') as Record<string, unknown>;
         controller.enqueue(sse({ type: 'error', ...body }));
         finish();

@@ -4,7 +4,7 @@
  * rather than record a failure; anything else is a 500, logged with its stack.
  */
 import type { ErrorHandler } from 'hono';
-import { isTransientDbError } from '../../billing/transient.js';
+import { isTransientDbError } from '../../errors/transient-db.js';
 import type { Logger } from '../../observability/logger.js';
 
 /**

@@ -17,7 +17,7 @@ import { ApiError, badRequest } from '../../errors/api-error.js';
 import { validateBody } from '../../errors/validate.js';
 import { boundaryOf } from '../../files/index.js';
 import { readImageForm } from '../../images/form.js';
-import type { ImageSource } from '../../images/inputs.js';
+import type { ImageSource } from '../../images/request.js';
 import type { ImageRequestContext } from '../../images/service.js';
 import type { Services } from '../../services.js';
 import { clientAbort } from '../client-abort.js';
