@@ -1,7 +1,7 @@
 /**
  * Configuration: environment variables (docs/design.md#running) plus an optional YAML file
  * (MODELGATE_CONFIG), read once at start. Each section is one zod schema over its variables
- * (`section.ts` says how): server, database, storage, limits, video, callbacks. A bad value is a
+ * (`section.ts` says how): server, database, storage, limits, routing, video, callbacks. A bad value is a
  * ConfigError naming the variable or YAML path, and main.ts exits with code 1.
  */
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { type CallbackSettings, callbackSection, callbackVariables } from './cal
 import { type DatabaseSettings, databaseSection, databaseVariables } from './database.js';
 import { type LimitsSettings, limitsSection, limitsVariables } from './limits.js';
 import { type ProviderEnv, readProviderEnv } from './providers-env.js';
+import { type RoutingSettings, routingSection, routingVariables } from './routing.js';
 import { ConfigError, type Env, readSection } from './section.js';
 import { type ServerSettings, serverSection, serverVariables } from './server.js';
 import { type StorageSettings, storageSection, storageVariables } from './storage.js';
@@ -37,19 +38,21 @@ export type ConfigFile = z.infer<typeof configFileSchema>;
 
 /**
  * The environment variables of each section that reads its variables through a schema (the README's
- * configuration table names each of them). Provider credentials (`providers-env.ts`) and the text
- * features' variables are read elsewhere for now.
+ * configuration table names each of them). Provider credentials are read by `providers-env.ts`.
  */
 export const CONFIG_VARIABLES = {
   server: serverVariables,
   database: databaseVariables,
   storage: storageVariables,
   limits: limitsVariables,
+  routing: routingVariables,
   video: videoVariables,
   callbacks: callbackVariables,
 };
 
 export interface Config extends ServerSettings, DatabaseSettings, StorageSettings, LimitsSettings {
+  /** The text path's circuit breaker and model-list refresh (MODELGATE_BREAKER_*, MODELGATE_MODELS_REFRESH_MS). */
+  routing: RoutingSettings;
   /** The video engine's settings (MODELGATE_VIDEO_*, YAML `video:`). */
   video: VideoSettings;
   /** Callback delivery's settings (MODELGATE_CALLBACK_*, YAML `callbacks:`). */
@@ -129,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...readSection('database', databaseSection, { env }),
     ...readSection('storage', storageSection, { env }),
     ...readSection('limits', limitsSection, { env }),
+    routing: readSection('routing', routingSection, { env }),
     video: readSection('video', videoSection, { env, file: file.video }),
     callbacks: readSection('callbacks', callbackSection, { env, file: file.callbacks }),
     configPath,

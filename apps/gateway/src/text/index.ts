@@ -1,5 +1,5 @@
 /**
- * The text feature's entry point for BASE's service container: builds the model catalogue from
+ * The text feature's entry point for the service container: builds the model catalogue from
  * the config (YAML sections, provider credentials, demo mode) and the service on top of it.
  */
 import { zVideoModelId } from '@modelgate/core/zod';
@@ -43,18 +43,13 @@ export function createTextFeature(core: CoreServices, files?: FilesService): Tex
       simulatorUrl: config.simulatorUrl ?? undefined,
       reservedModelIds: new Set([...VIDEO_MODEL_IDS, ...IMAGE_MODEL_IDS, ...EMBEDDING_MODEL_IDS]),
       log: core.log.child({ component: 'models' }),
-      refresh: { intervalMs: positiveInt(config.env.MODELGATE_MODELS_REFRESH_MS) },
+      refresh: { intervalMs: config.routing.modelsRefreshMs },
     });
   } catch (err) {
     // A bad providers/models section stops the start with a message naming the YAML path.
     throw new ConfigError(`MODELGATE_CONFIG: ${(err as Error).message}`);
   }
-  const env = config.env;
-  const breaker = new CircuitBreaker({
-    failureThreshold: positiveInt(env.MODELGATE_BREAKER_FAILURES),
-    windowMs: positiveInt(env.MODELGATE_BREAKER_WINDOW_MS),
-    cooldownMs: positiveInt(env.MODELGATE_BREAKER_COOLDOWN_MS),
-  });
+  const breaker = new CircuitBreaker(config.routing.breaker);
   const text = createTextService({
     catalog,
     billing: core.billing,
@@ -74,10 +69,4 @@ export function createTextFeature(core: CoreServices, files?: FilesService): Tex
     stop: () => text.close(),
   });
   return text;
-}
-
-function positiveInt(raw: string | undefined): number | undefined {
-  if (!raw) return undefined;
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
 }
