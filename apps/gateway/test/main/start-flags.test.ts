@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const read = (relative: string) => readFileSync(new URL(relative, import.meta.url), 'utf8');
-const shebang = read('../src/main.ts').split('\n', 1)[0] as string;
+const shebang = read('../../src/main.ts').split('\n', 1)[0] as string;
 const flags = /^#!\/usr\/bin\/env -S node (.+)$/.exec(shebang)?.[1] ?? '';
 
 describe('start flags', () => {
@@ -19,12 +19,14 @@ describe('start flags', () => {
   });
 
   it('the installed bin starts node with the same flags', () => {
-    expect(read('../bin/modelgate-gateway.js').split('\n', 1)[0]).toBe(shebang);
+    expect(read('../../bin/modelgate-gateway.js').split('\n', 1)[0]).toBe(shebang);
   });
 
   it('the package scripts start node with the same flags', () => {
-    const gateway = JSON.parse(read('../package.json')) as { scripts: Record<string, string> };
-    const root = JSON.parse(read('../../../package.json')) as { scripts: Record<string, string> };
+    const gateway = JSON.parse(read('../../package.json')) as { scripts: Record<string, string> };
+    const root = JSON.parse(read('../../../../package.json')) as {
+      scripts: Record<string, string>;
+    };
     expect(gateway.scripts.start).toBe(`node ${flags} dist/main.js`);
     expect(root.scripts.start).toContain(`&& node ${flags} apps/gateway/dist/main.js`);
   });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DataDirInUseError, lockDataDir } from '../src/db/pglite-lock.js';
+import { DataDirInUseError, lockDataDir } from '../../src/db/pglite-lock.js';
 
 describe('PGlite data directory lock', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mg-lock-'));

@@ -18,12 +18,12 @@ import {
   type Snippet,
   substitute,
   withSnippetModule,
-} from '../../../scripts/readme-snippets.js';
-import { startTestGateway, type TestGateway } from './helpers/index.js';
-import { expectEditedSquare, fill, squarePng } from './images/pictures.js';
+} from '../../../../scripts/readme-snippets.js';
+import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { expectEditedSquare, fill, squarePng } from '../images/pictures.js';
 
 const run = promisify(execFile);
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 const README = join(packageDir, 'README.md');
 
 /** The snippets between a heading and the next heading of the same or a higher level. */

@@ -1,9 +1,9 @@
 /** The group-committed (batched) paths of billing: many concurrent calls, one statement per batch. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BillingOptions, createBilling } from '../src/billing/billing.js';
-import { GroupCommit } from '../src/billing/group-commit.js';
-import { createKeyService } from '../src/keys/keys.js';
-import { eachDatabase, openTestDatabase, type TestDatabase } from './helpers/index.js';
+import { type BillingOptions, createBilling } from '../../src/billing/billing.js';
+import { GroupCommit } from '../../src/billing/group-commit.js';
+import { createKeyService } from '../../src/keys/keys.js';
+import { eachDatabase, openTestDatabase, type TestDatabase } from '../helpers/index.js';
 
 describe('GroupCommit', () => {
   it('batches the calls of one turn, and the calls that arrive while a batch runs', async () => {

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGatewayMain, freePort, runGatewayToExit } from './support/child-gateway.js';
+import { buildGatewayMain, freePort, runGatewayToExit } from '../support/child-gateway.js';
 
 let built: Awaited<ReturnType<typeof buildGatewayMain>>;
 let taken: Server;

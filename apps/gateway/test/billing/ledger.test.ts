@@ -5,17 +5,17 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBilling } from '../src/billing/billing.js';
-import { createInstanceRegistry, recoverJournals } from '../src/billing/instances.js';
-import { openJournal } from '../src/billing/journal.js';
-import { checkLedger, formatLedger, ledgerBalances } from '../src/billing/ledger-check.js';
-import { createKeyService } from '../src/keys/keys.js';
+import { createBilling } from '../../src/billing/billing.js';
+import { createInstanceRegistry, recoverJournals } from '../../src/billing/instances.js';
+import { openJournal } from '../../src/billing/journal.js';
+import { checkLedger, formatLedger, ledgerBalances } from '../../src/billing/ledger-check.js';
+import { createKeyService } from '../../src/keys/keys.js';
 import {
   eachDatabase,
   openTestDatabase,
   startTestGateway,
   type TestDatabase,
-} from './helpers/index.js';
+} from '../helpers/index.js';
 
 describe.each(eachDatabase())('the ledger on $name', (target) => {
   let h: TestDatabase;

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config/config.js';
-import { startGateway } from '../src/index.js';
-import { createLogger } from '../src/observability/logger.js';
-import { startTestGateway } from './helpers/index.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { startGateway } from '../../src/index.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { startTestGateway } from '../helpers/index.js';
 
 /** A promise with its resolver, so a test controls exactly when a route finishes. */
 function gate() {
@@ -228,7 +228,7 @@ describe('configuration', () => {
 
   it('accepts the example config file', () => {
     const c = loadConfig({
-      MODELGATE_CONFIG: new URL('../modelgate.example.yaml', import.meta.url).pathname,
+      MODELGATE_CONFIG: new URL('../../modelgate.example.yaml', import.meta.url).pathname,
     });
     expect(c.file.providers).toBeTruthy();
     expect(c.demoMode).toBe(false);

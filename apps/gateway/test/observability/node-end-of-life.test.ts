@@ -12,8 +12,8 @@ import {
   endOfLifeMessage,
   endOfLifeNode,
   NODE_END_OF_LIFE,
-} from '../src/observability/node-end-of-life.js';
-import { buildGatewayMain, freePort, startChildGateway } from './support/child-gateway.js';
+} from '../../src/observability/node-end-of-life.js';
+import { buildGatewayMain, freePort, startChildGateway } from '../support/child-gateway.js';
 
 describe('endOfLifeNode', () => {
   it('Node 20 is supported through 2026-04-30 and past end of life the day after', () => {

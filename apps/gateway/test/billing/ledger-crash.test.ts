@@ -5,16 +5,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../src/db/database.js';
-import { generateApiKey } from '../src/keys/key-format.js';
-import { eachDatabase, freshDatabase } from './helpers/index.js';
+import { createDatabase } from '../../src/db/database.js';
+import { generateApiKey } from '../../src/keys/key-format.js';
+import { eachDatabase, freshDatabase } from '../helpers/index.js';
 import {
   buildGatewayMain,
   type ChildGateway,
   freePort,
   runGatewayToExit,
   startChildGateway,
-} from './support/child-gateway.js';
+} from '../support/child-gateway.js';
 
 let built: Awaited<ReturnType<typeof buildGatewayMain>>;
 beforeAll(async () => {
