@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BillingOptions, createBilling } from '../../src/billing/billing.js';
 import { GroupCommit } from '../../src/billing/group-commit.js';
 import { createKeyService } from '../../src/keys/keys.js';
-import { eachDatabase, openTestDatabase, type TestDatabase } from '../helpers/index.js';
+import { eachDatabase, openTestDatabase, type TestDatabase } from '../support/index.js';
 
 describe('GroupCommit', () => {
   it('batches the calls of one turn, and the calls that arrive while a batch runs', async () => {

@@ -2,7 +2,7 @@ import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBilling } from '../../src/billing/billing.js';
 import { createKeyService } from '../../src/keys/keys.js';
-import { eachDatabase, openTestDatabase, type TestDatabase } from '../helpers/index.js';
+import { eachDatabase, openTestDatabase, type TestDatabase } from '../support/index.js';
 
 describe.each(eachDatabase())('billing on $name', (target) => {
   let h: TestDatabase;

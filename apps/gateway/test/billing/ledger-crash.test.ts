@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/database.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
-import { eachDatabase, freshDatabase } from '../helpers/index.js';
+import { eachDatabase, freshDatabase } from '../support/index.js';
 import {
   buildGatewayMain,
   type ChildGateway,

@@ -15,7 +15,7 @@ import {
   openTestDatabase,
   startTestGateway,
   type TestDatabase,
-} from '../helpers/index.js';
+} from '../support/index.js';
 
 describe.each(eachDatabase())('the ledger on $name', (target) => {
   let h: TestDatabase;

@@ -8,7 +8,7 @@ import { Lifecycle } from '../../src/core-services.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import { eachDatabase, openTestDatabase, type TestDatabase } from '../helpers/index.js';
+import { eachDatabase, openTestDatabase, type TestDatabase } from '../support/index.js';
 import { type Receiver, startReceiver } from './receiver.js';
 import { finishedTask, insertKey } from './support.js';
 

@@ -4,7 +4,7 @@
 import { verifyCallback } from '@modelgate/callbacks';
 import type { CallbackDeliveryList, CallbackSecret, VideoTask } from '@modelgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 import { startVideoGateway, type VideoTestGateway, waitFinal } from '../support/video-gateway.js';
 import { type Receiver, startReceiver } from './receiver.js';
 

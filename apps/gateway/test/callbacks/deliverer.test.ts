@@ -7,7 +7,7 @@ import { enqueueCallback, NotFinalStatusError } from '../../src/callbacks/outbox
 import { getCallbackSecret, rotateCallbackSecret } from '../../src/callbacks/secrets.js';
 import type { DeliverySettings } from '../../src/callbacks/settings.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { eachDatabase, openTestDatabase, type TestDatabase } from '../helpers/index.js';
+import { eachDatabase, openTestDatabase, type TestDatabase } from '../support/index.js';
 import { type Answer, type Receiver, startReceiver } from './receiver.js';
 import { fastSettings, finishedTask, insertKey } from './support.js';
 

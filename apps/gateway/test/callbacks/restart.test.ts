@@ -8,7 +8,7 @@ import type { CallbackDeliveryList } from '@modelgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../provider-sim/src/index.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
-import { type DatabaseTarget, eachDatabase, freshDatabase } from '../helpers/index.js';
+import { type DatabaseTarget, eachDatabase, freshDatabase } from '../support/index.js';
 import {
   buildGatewayMain,
   type ChildGateway,

@@ -4,7 +4,7 @@
  * browser preflight/expose headers. The table must list exactly the spec's operations.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../support/index.js';
 import {
   declaredHeaders,
   declaredStatuses,

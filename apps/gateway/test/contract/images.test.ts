@@ -17,7 +17,7 @@ import {
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../src/billing/ledger-check.js';
-import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../support/index.js';
 import { expectError, expectOk, type Json } from './support.js';
 
 const OP = 'POST /v1/images/generations';

@@ -18,7 +18,7 @@ import {
   zVideoTaskList,
 } from '@modelgate/core/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../support/index.js';
 import { PNG_1X1, upload, waitFinal } from '../support/video-gateway.js';
 import {
   expectError,

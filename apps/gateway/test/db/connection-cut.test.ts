@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../../src/db/database.js';
-import { type FreshDatabase, freshDatabase } from '../helpers/databases.js';
+import { type FreshDatabase, freshDatabase } from '../support/databases.js';
 import { startTcpProxy, type TcpProxy } from '../limits/tcp-proxy.js';
 
 describe.skipIf(!process.env.DATABASE_URL)(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/database.js';
 import { migrate, migrationsComplete } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import { eachDatabase, type FreshDatabase, freshDatabase } from '../helpers/index.js';
+import { eachDatabase, type FreshDatabase, freshDatabase } from '../support/index.js';
 
 describe.each(eachDatabase())('migrations on $name', (target) => {
   let fresh: FreshDatabase;

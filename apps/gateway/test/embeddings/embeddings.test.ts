@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../src/billing/ledger-check.js';
 import { expectError, expectOk, type Json } from '../contract/support.js';
-import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../support/index.js';
 
 const OP = 'POST /v1/embeddings';
 

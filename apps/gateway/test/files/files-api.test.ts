@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eachDatabase } from '../helpers/index.js';
+import { eachDatabase } from '../support/index.js';
 import {
   type Json,
   PNG_1X1,

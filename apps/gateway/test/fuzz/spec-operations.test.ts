@@ -9,7 +9,7 @@
  * `FUZZ_SEED=<n>` to replay another seed (see apps/gateway/FUZZING.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../support/index.js';
 import { requestFor } from './requests.js';
 import { checkProperty, expectWellFormed, FUZZ_SEED, fuzzRuns, fuzzTimeout, send } from './send.js';
 import { specOperations } from './spec.js';

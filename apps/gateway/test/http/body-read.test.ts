@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /** Writes raw HTTP/1.1 requests on one socket (each part in its own write) and reads responses. */
 async function rawExchange(

@@ -1,6 +1,6 @@
 /** x-modelgate-overhead-ms is on every answer, also those the middleware gives before any route. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 
 describe('x-modelgate-overhead-ms on middleware answers', () => {
   let gw: TestGateway;

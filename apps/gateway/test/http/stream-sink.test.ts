@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NodeStreamSink } from '../../src/http/node-adapter.js';
 import type { ChatRequest } from '../../src/translate/wire.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 describe('streamed bodies', () => {
   let gw: TestGateway;

@@ -6,7 +6,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 
 const chat = {
   model: 'gpt-4o-mini',

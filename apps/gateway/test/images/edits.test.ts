@@ -13,7 +13,7 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../src/billing/ledger-check.js';
 import { expectError, expectOk, type Json } from '../contract/support.js';
-import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../support/index.js';
 import { decodePng, expectEditedSquare, pixelAt, squarePng } from './pictures.js';
 
 const EDIT = 'POST /v1/images/edits';

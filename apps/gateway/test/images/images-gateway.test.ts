@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { zCreditSummary } from '@modelgate/core/zod';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../provider-sim/src/index.js';
-import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../support/index.js';
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 const IMAGES = '/openai/v1/images';

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { zCreditSummary, zImagesResponse } from '@modelgate/core/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectOk } from '../contract/support.js';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 import { expectEditedSquare, squarePng } from './pictures.js';
 
 const EDIT = 'POST /v1/images/edits';

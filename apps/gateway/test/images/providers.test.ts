@@ -8,7 +8,7 @@
 import { zCreditSummary, zImagesResponse } from '@modelgate/core/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectOk } from '../contract/support.js';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 import { decodePng, expectEditedSquare, squarePng } from './pictures.js';
 
 const GENERATE = 'POST /v1/images/generations';

@@ -5,7 +5,7 @@
  */
 import { zApiKey, zApiKeyList, zUsageRecordList, zUsageReport } from '@modelgate/core/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../support/index.js';
 
 type Json = Record<string, unknown>;
 

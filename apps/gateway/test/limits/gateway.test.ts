@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FALLBACK_GAUGE, LOCAL_CHECKS_COUNTER } from '../../src/limits/fallback-store.js';
 import { formatResetDuration } from '../../src/limits/limiter.js';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 import { closedPortRedisUrl, metricValue } from './support.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 

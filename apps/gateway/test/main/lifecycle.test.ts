@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { startGateway } from '../../src/index.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { startTestGateway } from '../helpers/index.js';
+import { startTestGateway } from '../support/index.js';
 
 /** A promise with its resolver, so a test controls exactly when a route finishes. */
 function gate() {

@@ -19,7 +19,7 @@ import {
   substitute,
   withSnippetModule,
 } from '../../../../scripts/readme-snippets.js';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 import { expectEditedSquare, fill, squarePng } from '../images/pictures.js';
 
 const run = promisify(execFile);

@@ -5,7 +5,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../../../provider-sim/src/index.js';
-import { type DatabaseTarget, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { type DatabaseTarget, startTestGateway, type TestGateway } from './index.js';
 
 /** Loosely typed JSON from the API, for assertions. */
 // biome-ignore lint/suspicious/noExplicitAny: test assertions walk arbitrary response bodies.

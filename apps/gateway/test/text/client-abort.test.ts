@@ -1,6 +1,6 @@
 /** Clients that hang up are not upstream failures: they must not open the circuit breaker. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 
 describe('client disconnects', () => {
   let gw: TestGateway;

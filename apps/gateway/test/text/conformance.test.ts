@@ -14,7 +14,7 @@ import {
 } from '@modelgate/core/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 import { PushSseParser as SseParser } from '../support/sse.js';
 
 const MODELS = ['gpt-4o-mini', 'claude-haiku-4-5'];

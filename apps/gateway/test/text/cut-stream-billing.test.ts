@@ -4,7 +4,7 @@
  * per-message framing — the same number the upstream reports for the whole request.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 
 const MODEL = 'gpt-4o-mini';
 

@@ -9,7 +9,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { type Simulator, startSimulator } from '@modelgate/provider-sim';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../support/index.js';
 import { PushSseParser as SseParser } from '../support/sse.js';
 
 const CHAT = 'POST /openai/v1/chat/completions';

@@ -8,7 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 import { PNG_1X1, upload } from '../support/video-gateway.js';
 
 const MODELS = ['gpt-4o-mini', 'claude-haiku-4-5'];

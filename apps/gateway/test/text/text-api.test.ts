@@ -4,7 +4,7 @@
  * API), on PGlite and — when DATABASE_URL is set — PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eachDatabase, startTestGateway, type TestGateway } from '../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../support/index.js';
 import { PushSseParser as SseParser } from '../support/sse.js';
 
 const OPENAI_MODEL = 'gpt-4o-mini';

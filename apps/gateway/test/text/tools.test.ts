@@ -19,7 +19,7 @@ import { estimateInputTokens } from '../../src/text/tokens.js';
 import { OpenAiToAnthropicStream } from '../../src/translate/openai-to-anthropic-stream.js';
 import type { ChatTool, OpenAiChatChunk } from '../../src/translate/wire.js';
 import { expectError, expectOk, expectStream, type Json } from '../contract/support.js';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 
 const GPT = 'gpt-4o-mini';
 const CLAUDE = 'claude-haiku-4-5';

@@ -8,7 +8,7 @@ import { type Simulator, startSimulator } from '@modelgate/provider-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSTHROUGH_MODELS } from '../../src/models/catalog.js';
 import { isTextModelId } from '../../src/models/upstream-list.js';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 
 type ModelList = { data: Array<{ id: string; type: string; owned_by: string }> };
 

@@ -3,7 +3,7 @@
  * never reaches upstream, and bills nothing.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/index.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 
 type ErrorBody = {
   error: { message: string; type: string; code: string | null; param: string | null };

@@ -9,7 +9,7 @@ import { startSimulator } from '../../../provider-sim/src/index.js';
 import { createDatabase } from '../../src/db/database.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
 import { VIDEO_MODELS } from '../../src/video/models.js';
-import { eachDatabase, freshDatabase } from '../helpers/index.js';
+import { eachDatabase, freshDatabase } from '../support/index.js';
 import {
   buildGatewayMain,
   type ChildGateway,

@@ -2,7 +2,7 @@
 // model takes one, image-to-video with an uploaded image; the MP4 downloads from our CDN.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIDEO_MODELS } from '../../src/video/models.js';
-import { eachDatabase } from '../helpers/index.js';
+import { eachDatabase } from '../support/index.js';
 import {
   type Json,
   PNG_1X1,

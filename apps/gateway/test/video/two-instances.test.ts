@@ -11,7 +11,7 @@ import { type Gateway, startGateway } from '../../src/index.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { VIDEO_MODELS } from '../../src/video/models.js';
-import { freshDatabase } from '../helpers/index.js';
+import { freshDatabase } from '../support/index.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 import { type Json, PNG_1X1, simulatorProviderEnv } from '../support/video-gateway.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIDEO_MODELS } from '../../src/video/models.js';
-import { eachDatabase } from '../helpers/index.js';
+import { eachDatabase } from '../support/index.js';
 import {
   type Json,
   startVideoGateway,

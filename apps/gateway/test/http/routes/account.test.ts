@@ -1,6 +1,6 @@
 import { zCreditSummary, zToken } from '@modelgate/core/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eachDatabase, startTestGateway, type TestGateway } from '../../helpers/index.js';
+import { eachDatabase, startTestGateway, type TestGateway } from '../../support/index.js';
 
 describe.each(eachDatabase())('account API on $name', (database) => {
   let gw: TestGateway;
