@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { badRequest } from '../errors/api-error.js';
+import { ApiError, badRequest } from '../errors/api-error.js';
 import { validateBody } from '../errors/validate.js';
 
 /**
@@ -38,7 +38,15 @@ export function refuseUnknownQuery(c: Context, schema: z.ZodObject): void {
 export function validateQuery<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
   refuseUnknownQuery(c, schema);
   const params = new URL(c.req.url).searchParams;
-  return validateParams(schema, (name) => params.get(name) ?? undefined);
+  try {
+    return validateParams(schema, (name) => params.get(name) ?? undefined);
+  } catch (err) {
+    // The spec gives id-paged cursors their form (digits); outside it the spec's code is invalid_cursor.
+    if (err instanceof ApiError && err.param === 'after') {
+      throw badRequest('after is not a cursor from this list.', 'after', 'invalid_cursor');
+    }
+    throw err;
+  }
 }
 
 /**

@@ -2334,7 +2334,7 @@ export type TaskId = string;
 export type Limit = number;
 
 /**
- * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+ * Opaque cursor, the previous page's `next_cursor`. Omit for the first page. A value this list did not hand out to this key is a 400 `invalid_cursor`.
  */
 export type After = string;
 
@@ -2354,7 +2354,7 @@ export type DeliveryTaskId = string;
 export type KeyId = number;
 
 /**
- * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+ * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
  */
 export type KeyCursor = string;
 
@@ -2364,7 +2364,7 @@ export type KeyCursor = string;
 export type KeyStatusFilter = ApiKeyStatus;
 
 /**
- * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days.
+ * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days. The range holds at most 744 buckets of `1h` or 366 of `1d`; a longer one is a 400 `out_of_range`.
  */
 export type UsageStartTime = number;
 
@@ -2394,7 +2394,7 @@ export type UsageKeyId = number;
 export type UsageModel = string;
 
 /**
- * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+ * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
  */
 export type UsageRecordCursor = string;
 
@@ -3281,7 +3281,7 @@ export type ListVideoGenerationsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+         * Opaque cursor, the previous page's `next_cursor`. Omit for the first page. A value this list did not hand out to this key is a 400 `invalid_cursor`.
          */
         after?: string;
         /**
@@ -3603,7 +3603,7 @@ export type ListCallbackDeliveriesData = {
          */
         limit?: number;
         /**
-         * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+         * Opaque cursor, the previous page's `next_cursor`. Omit for the first page. A value this list did not hand out to this key is a 400 `invalid_cursor`.
          */
         after?: string;
         /**
@@ -3657,7 +3657,7 @@ export type ListKeysData = {
          */
         limit?: number;
         /**
-         * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+         * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
          */
         after?: string;
         /**
@@ -3893,7 +3893,7 @@ export type GetUsageData = {
     path?: never;
     query?: {
         /**
-         * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days.
+         * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days. The range holds at most 744 buckets of `1h` or 366 of `1d`; a longer one is a 400 `out_of_range`.
          */
         start_time?: number;
         /**
@@ -3967,7 +3967,7 @@ export type ListUsageRecordsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+         * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
          */
         after?: string;
         /**

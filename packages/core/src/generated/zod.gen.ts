@@ -1793,7 +1793,7 @@ export const zTaskId = z.string().min(1).max(128);
 export const zLimit = z.int().gte(1).lte(100).default(20);
 
 /**
- * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+ * Opaque cursor, the previous page's `next_cursor`. Omit for the first page. A value this list did not hand out to this key is a 400 `invalid_cursor`.
  */
 export const zAfter = z.string().min(1).max(256);
 
@@ -1813,9 +1813,9 @@ export const zDeliveryTaskId = z.string().min(1).max(128);
 export const zKeyId = z.int().gte(1).lte(9007199254740991);
 
 /**
- * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+ * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
  */
-export const zKeyCursor = z.string().min(1).max(256);
+export const zKeyCursor = z.string().regex(/^[1-9][0-9]{0,15}$/);
 
 /**
  * Only keys in this state.
@@ -1823,7 +1823,7 @@ export const zKeyCursor = z.string().min(1).max(256);
 export const zKeyStatusFilter = zApiKeyStatus;
 
 /**
- * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days.
+ * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days. The range holds at most 744 buckets of `1h` or 366 of `1d`; a longer one is a 400 `out_of_range`.
  */
 export const zUsageStartTime = z.int().gte(0).lte(9007199254740991);
 
@@ -1857,9 +1857,9 @@ export const zUsageKeyId = z.int().gte(1).lte(9007199254740991);
 export const zUsageModel = z.string().min(1).max(256);
 
 /**
- * Opaque cursor, the previous page's `next_cursor`. Omit for the first page.
+ * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
  */
-export const zUsageRecordCursor = z.string().min(1).max(256);
+export const zUsageRecordCursor = z.string().regex(/^[1-9][0-9]{0,15}$/);
 
 /**
  * Only records of this kind.
@@ -2127,7 +2127,7 @@ export const zListCallbackDeliveriesResponse = zCallbackDeliveryList;
 
 export const zListKeysQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
-    after: z.string().min(1).max(256).optional(),
+    after: z.string().regex(/^[1-9][0-9]{0,15}$/).optional(),
     status: zApiKeyStatus.optional()
 });
 
@@ -2185,7 +2185,7 @@ export const zGetUsageResponse = zUsageReport;
 
 export const zListUsageRecordsQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
-    after: z.string().min(1).max(256).optional(),
+    after: z.string().regex(/^[1-9][0-9]{0,15}$/).optional(),
     key_id: z.int().gte(1).lte(9007199254740991).optional(),
     model: z.string().min(1).max(256).optional(),
     kind: zUsageKind.optional(),
