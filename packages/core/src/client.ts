@@ -40,11 +40,15 @@ export interface ModelgateClient extends Resources {
  */
 export function createClient(options: ModelgateClientOptions): ModelgateClient {
   const resolved = resolveOptions(options);
-  return {
+  const own = {
     options: resolved,
-    ...lazyResources(resolved),
-    request: (init) => sendRequest(resolved, init),
+    request: (init: RawRequest) => sendRequest(resolved, init),
   };
+  const typed = lazyResources(resolved);
+  // `options` and `request` are the client's own; every other name is a typed method group.
+  return new Proxy(own, {
+    get: (target, name) => (name in target ? Reflect.get(target, name) : Reflect.get(typed, name)),
+  }) as ModelgateClient;
 }
 
 function resolveOptions(options: ModelgateClientOptions): ResolvedClientOptions {

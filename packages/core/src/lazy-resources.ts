@@ -1,7 +1,8 @@
-// The typed methods as stubs that load `./resources.js` (the generated SDK and its runtime) with a
-// dynamic import on their first call. An app that only streams through `client.request` never
+// The typed methods as stand-ins that load `./resources.js` (the generated SDK and its runtime) with
+// a dynamic import on their first call. An app that only streams through `client.request` never
 // fetches that chunk, which keeps the streaming bundle small; bundlers that split code put it in a
-// chunk of its own, and bundles without splitting simply inline it.
+// chunk of its own, and bundles without splitting simply inline it. The stand-ins follow the path
+// a call names (`client.keys.update`), so the methods are written once, in resources.ts.
 
 import { ModelgateError } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';
@@ -21,53 +22,33 @@ export function lazyResources(config: ResolvedClientOptions): Resources {
         });
       },
     ));
-  /** A stub that forwards to the method `pick` chooses once the module has loaded. */
-  const lazy =
-    <A extends unknown[], R>(pick: (resources: Resources) => (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> =>
-      pick(await load())(...args);
-  return {
-    chat: { completions: { create: lazy((r) => r.chat.completions.create) } },
-    completions: { create: lazy((r) => r.completions.create) },
-    messages: { create: lazy((r) => r.messages.create) },
-    models: { list: lazy((r) => r.models.list) },
-    images: {
-      generate: lazy((r) => r.images.generate),
-      edit: lazy((r) => r.images.edit),
-      createVariation: lazy((r) => r.images.createVariation),
+  return standIn([], load) as Resources;
+}
+
+/**
+ * The group or method at `path`: reading a name goes one level down, calling it loads the real
+ * methods and calls the one at `path`. `then` reads as absent, so awaiting a group is harmless.
+ */
+function standIn(path: readonly string[], load: () => Promise<Resources>): unknown {
+  return new Proxy(() => {}, {
+    get: (_target, name) =>
+      typeof name === 'string' && name !== 'then' ? standIn([...path, name], load) : undefined,
+    apply: async (_target, _this, args: unknown[]) => {
+      const resources: unknown = await load();
+      let group: unknown;
+      let member: unknown = resources;
+      for (const name of path) {
+        group = member;
+        member = isObject(member) ? member[name] : undefined;
+      }
+      if (typeof member !== 'function') {
+        throw new TypeError(`client.${path.join('.')} is not a method of the modelgate client`);
+      }
+      return member.apply(group, args);
     },
-    embeddings: { create: lazy((r) => r.embeddings.create) },
-    files: {
-      create: lazy((r) => r.files.create),
-      retrieve: lazy((r) => r.files.retrieve),
-      delete: lazy((r) => r.files.delete),
-    },
-    video: {
-      generations: {
-        create: lazy((r) => r.video.generations.create),
-        retrieve: lazy((r) => r.video.generations.retrieve),
-        list: lazy((r) => r.video.generations.list),
-        cancel: lazy((r) => r.video.generations.cancel),
-      },
-    },
-    billing: { creditGrants: lazy((r) => r.billing.creditGrants) },
-    tokens: { create: lazy((r) => r.tokens.create) },
-    keys: {
-      list: lazy((r) => r.keys.list),
-      retrieve: lazy((r) => r.keys.retrieve),
-      update: lazy((r) => r.keys.update),
-      revoke: lazy((r) => r.keys.revoke),
-    },
-    usage: {
-      retrieve: lazy((r) => r.usage.retrieve),
-      records: { list: lazy((r) => r.usage.records.list) },
-    },
-    callbacks: {
-      secret: {
-        retrieve: lazy((r) => r.callbacks.secret.retrieve),
-        rotate: lazy((r) => r.callbacks.secret.rotate),
-      },
-      deliveries: { list: lazy((r) => r.callbacks.deliveries.list) },
-    },
-  };
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
