@@ -88,7 +88,7 @@ const ops = {
   reserveSettle: Object.assign(
     async (i) => {
       await billing.reserve(callers[i].id, 1_000);
-      const settled = billing.settle(callers[i].id, 1_000, 800, undefined, {
+      const settled = billing.settle(callers[i].id, 1_000, 800, {
         kind: 'text',
         model: 'bench',
         inputTokens: 10,

@@ -20,8 +20,9 @@
  * the lease and the charge moves from the hold to a usage row; on other keys the reservation
  * leaves the hold and the capped charge is added. An idle lease goes back to the balance after
  * `leaseIdleMs`. refund → back to the lease, or released from the hold.
- * With `trx` (video tasks, whose row holds the reservation) every call is one statement inside the
- * caller's transaction, and no hold is involved.
+ * Features charge through `hold` (hold.ts), which wraps reserve → settle | refund, exactly once.
+ * Video's task row holds its reservation instead: `inTransaction(trx)` makes each call one statement
+ * inside the caller's transaction, and no lease or journal is involved.
  *
  * This module is the API; the leases live in leases.ts, the batched writes in write-behind.ts and
  * the SQL in statements.ts.
@@ -32,11 +33,13 @@ import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
+import { BackgroundWrites, Hold, type HoldPurpose } from './hold.js';
 import type { Journal } from './journal.js';
 import { LeaseBook } from './leases.js';
 import { refundOne, reserveOne, type SettleItem, settleOne, type UsageMeta } from './statements.js';
 import { WriteBehind } from './write-behind.js';
 
+export type { Hold, HoldPurpose, HoldUsage } from './hold.js';
 export type { UsageMeta } from './statements.js';
 
 export const UNITS_PER_CREDIT = 1_000_000;
@@ -61,31 +64,57 @@ export interface SettleResult {
   charged: number;
 }
 
+/**
+ * Video's charge, one statement each inside the caller's transaction (the task row holds the
+ * reservation, so no lease or journal is involved): `billing.inTransaction(trx)`.
+ */
+export interface TransactionCharges {
+  /** Reserve `units`; false = not enough balance. */
+  reserve(keyId: number, units: number): Promise<boolean>;
+  /** Replace a reservation by the actual cost and record usage. */
+  settle(
+    keyId: number,
+    reservedUnits: number,
+    actualUnits: number,
+    meta: UsageMeta,
+  ): Promise<SettleResult>;
+  /** Give a reservation back; with meta a usage row (0 units) records it. */
+  refund(keyId: number, reservedUnits: number, meta?: UsageMeta): Promise<void>;
+}
+
 export interface Billing {
   /**
-   * Atomically reserve `units`. false = not enough balance (answer 402 insufficient_quota).
-   * @example if (!(await billing.reserve(key.id, 2_000))) throw insufficientQuota();
+   * The one way a request charges: reserves `units` (its worst case) and returns the hold to
+   * settle or refund exactly once; null when the balance cannot cover it (402 insufficient_quota).
+   * @example
+   * const hold = await billing.hold(key.id, 2_000, { kind: 'image', requestId, model: 'dall-e-3' });
+   * if (!hold) throw insufficientQuota();
+   * // … answer …
+   * hold.settle(1_234, { inputTokens: 10, outputTokens: 20 });
    */
-  reserve(keyId: number, units: number, trx?: Transaction<DB>): Promise<boolean>;
+  hold(keyId: number, units: number, purpose: HoldPurpose): Promise<Hold | null>;
   /**
-   * Replace a reservation by the actual cost and record usage. Without `trx` the charge is in the
-   * journal when this returns its promise (synchronously), and in the database when it resolves.
-   * @example await billing.settle(key.id, 2_000, 1_234, undefined, { kind: 'text', model, inputTokens: 10, outputTokens: 20, requestId });
+   * Video's in-transaction charge (see {@link TransactionCharges}).
+   * @example await db.transaction().execute((trx) => billing.inTransaction(trx).settle(keyId, 5_000, 4_000, meta));
+   */
+  inTransaction(trx: Transaction<DB>): TransactionCharges;
+  /**
+   * Atomically reserve `units` from this instance's lease or the balance. false = not enough
+   * balance. The ledger's primitive under {@link Billing.hold}; features use `hold`.
+   */
+  reserve(keyId: number, units: number): Promise<boolean>;
+  /**
+   * Replace a reservation by the actual cost and record usage: in the journal when this returns
+   * its promise (synchronously), in the database when it resolves. Under {@link Billing.hold}.
    */
   settle(
     keyId: number,
     reservedUnits: number,
     actualUnits: number,
-    trx?: Transaction<DB>,
     meta?: UsageMeta,
   ): Promise<SettleResult>;
-  /** Give a reservation back (failed request, cancelled task). A usage row (0 units) only with meta. */
-  refund(
-    keyId: number,
-    reservedUnits: number,
-    trx?: Transaction<DB>,
-    meta?: UsageMeta,
-  ): Promise<void>;
+  /** Give a reservation back. A usage row (0 units) only with meta. Under {@link Billing.hold}. */
+  refund(keyId: number, reservedUnits: number, meta?: UsageMeta): Promise<void>;
   /**
    * Writes this instance's queued settlements now and gives its lease on the key back if nobody
    * here holds a reservation on it, so that a read of `used` right after is exact. Balance
@@ -164,8 +193,8 @@ function countUsage(metrics: StandardMetrics | undefined, charged: number, meta:
  *
  * @example
  * const billing = createBilling(db, metrics, { kind: 'postgres', journal });
- * if (!(await billing.reserve(key.id, 2_000))) throw insufficientQuota();
- * await billing.settle(key.id, 2_000, 1_234, undefined, { kind: 'text', model: 'gpt-4o-mini' });
+ * const hold = await billing.hold(key.id, 2_000, { kind: 'text', requestId, model: 'gpt-4o-mini' });
+ * hold?.settle(1_234, { inputTokens: 10, outputTokens: 20 });
  */
 export function createBilling(
   db: Kysely<DB>,
@@ -185,22 +214,41 @@ export function createBilling(
     log: options.log,
   });
 
-  return {
-    async reserve(keyId, units, trx) {
-      assertUnits('units', units);
-      if (trx) return reserveOne(trx, keyId, units);
-      return leases.reserve(keyId, units);
+  const holdWrites = new BackgroundWrites(options.log);
+
+  const billing: Billing & { drain(): Promise<void> } = {
+    async hold(keyId, units, purpose) {
+      if (!(await billing.reserve(keyId, units))) return null;
+      return new Hold(billing, holdWrites, keyId, units, purpose);
     },
 
-    async settle(keyId, reservedUnits, actualUnits, trx, meta = {}) {
-      assertUnits('reservedUnits', reservedUnits);
-      assertUnits('actualUnits', actualUnits);
-      if (trx) {
+    inTransaction: (trx) => ({
+      reserve: async (keyId, units) => {
+        assertUnits('units', units);
+        return reserveOne(trx, keyId, units);
+      },
+      settle: async (keyId, reservedUnits, actualUnits, meta) => {
+        assertUnits('reservedUnits', reservedUnits);
+        assertUnits('actualUnits', actualUnits);
         const item = { keyId, reserved: reservedUnits, actual: actualUnits, meta };
         const charged = await settleOne(trx, item);
         countUsage(metrics, charged, meta);
         return { charged };
-      }
+      },
+      refund: async (keyId, reservedUnits, meta) => {
+        assertUnits('reservedUnits', reservedUnits);
+        await refundOne(trx, keyId, reservedUnits, meta);
+      },
+    }),
+
+    async reserve(keyId, units) {
+      assertUnits('units', units);
+      return leases.reserve(keyId, units);
+    },
+
+    async settle(keyId, reservedUnits, actualUnits, meta = {}) {
+      assertUnits('reservedUnits', reservedUnits);
+      assertUnits('actualUnits', actualUnits);
       const { item, leased } = leases.planSettlement(keyId, reservedUnits, actualUnits, meta);
       // Before the first await: in the journal when the caller goes on to answer the client.
       const entry = journal?.append(item);
@@ -210,12 +258,8 @@ export function createBilling(
       return { charged };
     },
 
-    async refund(keyId, reservedUnits, trx, meta) {
+    async refund(keyId, reservedUnits, meta) {
       assertUnits('reservedUnits', reservedUnits);
-      if (trx) {
-        await refundOne(trx, keyId, reservedUnits, meta);
-        return;
-      }
       if (!leases.refund(keyId, reservedUnits)) {
         await writes.persist('balance', { release: reservedUnits, keyId });
       }
@@ -245,9 +289,11 @@ export function createBilling(
     },
 
     async drain() {
-      // Return every idle lease, then wait for everything queued.
+      // The holds' writes first (each queues its statement), then every idle lease, then the queue.
+      await holdWrites.drain();
       for (const keyId of leases.claimAllIdle()) void writes.returnLease(keyId);
       await writes.drain();
     },
   };
+  return billing;
 }

@@ -44,7 +44,7 @@ export async function journalRoot(db: Kysely<DB>, dataDir: string): Promise<stri
 /**
  * @example
  * const ledger = await startLedger({ db, kind: 'postgres', dataDir: '/var/lib/modelgate' });
- * await ledger.billing.reserve(keyId, 2_000);
+ * const hold = await ledger.billing.hold(keyId, 2_000, { kind: 'text', requestId });
  * await ledger.stop();
  */
 export async function startLedger(options: LedgerOptions): Promise<Ledger> {

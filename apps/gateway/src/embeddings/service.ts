@@ -18,7 +18,6 @@ import type { ModelListEntry } from '../models/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
 import type { Router } from '../routing/router.js';
-import { Settlements } from '../text/charge.js';
 import { clientFailure } from '../text/failure.js';
 import { OVERHEAD_HEADER, OverheadClock } from '../text/overhead.js';
 import { countTokens } from '../text/tokens.js';
@@ -89,8 +88,7 @@ async function countInputTokens(request: EmbeddingRequest): Promise<number> {
  * const embeddings = createEmbeddingsService({ catalog, billing, limiter, router, log });
  */
 export function createEmbeddingsService(deps: EmbeddingsServiceDeps): EmbeddingsService {
-  const settlements = new Settlements(deps.billing, deps.log);
-  const admitDeps = { billing: deps.billing, settlements, limiter: deps.limiter };
+  const admitDeps = { billing: deps.billing, limiter: deps.limiter };
   const upstreamDeps = { router: deps.router, metrics: deps.stdMetrics };
 
   async function create(body: CreateEmbeddingRequest, ctx: EmbeddingRequestContext) {
@@ -121,9 +119,6 @@ export function createEmbeddingsService(deps: EmbeddingsServiceDeps): Embeddings
   return {
     create,
     listModels: () => deps.catalog.list(),
-    async close() {
-      await settlements.drain();
-      await deps.catalog.close();
-    },
+    close: () => deps.catalog.close(),
   };
 }

@@ -22,11 +22,10 @@ import type { ModelListEntry } from '../models/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
 import type { Router } from '../routing/router.js';
-import { Settlements } from '../text/charge.js';
 import { clientFailure } from '../text/failure.js';
 import { OVERHEAD_HEADER, OverheadClock } from '../text/overhead.js';
 import type { ImageCatalog } from './catalog.js';
-import { admitImage, type ImageCharge } from './charge.js';
+import { admitImage, type ImageCharge, imageUsage } from './charge.js';
 import { deliverImages } from './deliver.js';
 import { type InputDeps, type LoadedInputs, loadInputImages } from './inputs.js';
 import { chargedUnits } from './price.js';
@@ -93,7 +92,6 @@ function answerBody(answer: UpstreamImages, data: ImagesResponse['data']): Image
  * const images = createImagesService({ catalog, billing, files, router, log, inputs });
  */
 export function createImagesService(deps: ImagesServiceDeps): ImagesService {
-  const settlements = new Settlements(deps.billing, deps.log);
   const upstreamDeps = { router: deps.router, metrics: deps.stdMetrics };
   const inputDeps: InputDeps = { ...deps.inputs, files: deps.files };
 
@@ -120,7 +118,7 @@ export function createImagesService(deps: ImagesServiceDeps): ImagesService {
       const made = await callImageUpstream(request, inputs, call, upstreamDeps);
       const data = await deliverImages(made.images, request, ctx.key.id, deps.files);
       const what = { count: data.length, size: made.size, quality: made.quality };
-      charge.settle(chargedUnits(request, what), made.usage);
+      charge.settle(chargedUnits(request, what), imageUsage(made.usage));
       return Response.json(answerBody(made, data), {
         headers: { [OVERHEAD_HEADER]: clock.header() },
       });
@@ -141,7 +139,7 @@ export function createImagesService(deps: ImagesServiceDeps): ImagesService {
     const model = resolveImageModel(deps.catalog, modelId, ctx.key);
     const request = normalizeImageRequest(ask, model, deps.catalog.doing(ask.operation));
     const inputs = await loadInputImages(request, ctx.key.id, deps.files.maxUploadBytes, inputDeps);
-    const charge = await admitImage(request, ctx, settlements);
+    const charge = await admitImage(request, ctx, deps.billing);
     return answer(request, inputs, charge, ctx);
   }
 
@@ -149,9 +147,6 @@ export function createImagesService(deps: ImagesServiceDeps): ImagesService {
     generate: (body, ctx) => serve({ operation: 'generate', body }, body.model, ctx),
     transform: (ask, ctx) => serve(ask, ask.body.model ?? 'dall-e-2', ctx),
     listModels: () => deps.catalog.list(),
-    async close() {
-      await settlements.drain();
-      await deps.catalog.close();
-    },
+    close: () => deps.catalog.close(),
   };
 }

@@ -9,7 +9,7 @@ import type { ImagesUsage } from '@modelgate/core';
 import { asApiError, errorBody } from '../errors/body.js';
 import type { ImageStreamEvent } from '../providers/image/types.js';
 import { clientFailure } from '../text/failure.js';
-import type { ImageCharge } from './charge.js';
+import { type ImageCharge, imageUsage } from './charge.js';
 import { chargedUnits } from './price.js';
 import type { ImageRequest } from './request.js';
 
@@ -47,7 +47,7 @@ export function streamedEdit(
   let usage: ImagesUsage | undefined;
   const finish = () => {
     if (images === 0) charge.refund();
-    else charge.settle(units, usage);
+    else charge.settle(units, imageUsage(usage));
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -100,6 +100,13 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
   const prefix = options.prefix ?? 'modelgate';
   const now = options.now ?? Date.now;
   const bucket = (key: AuthKey, kind: 'rpm' | 'tpm') => `${prefix}:rl:${key.id}:${kind}`;
+  const adjusting = new Set<Promise<void>>();
+  const track = (work: Promise<void>): Promise<void> => {
+    adjusting.add(work);
+    const forget = () => adjusting.delete(work);
+    work.then(forget, forget);
+    return work;
+  };
 
   return {
     async check(key) {
@@ -124,16 +131,22 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
       const decision = decide(charges, outcome, reserved);
       if (!outcome.allowed) return { decision, ...NOTHING_HELD };
       let settled = false;
-      const settle = async (actual: number) => {
-        if (settled) return;
+      const settle = (actual: number): Promise<void> => {
+        if (settled) return Promise.resolve();
         settled = true;
         const used = Math.max(0, Math.ceil(actual));
-        if (used !== reserved) await outcome.adjust([used - reserved], now());
+        return used === reserved
+          ? Promise.resolve()
+          : track(outcome.adjust([used - reserved], now()));
       };
       return { decision, settle, release: () => settle(0) };
     },
 
-    close: () => store.close(),
+    async close() {
+      // The adjustments still running go to the store before it closes.
+      await Promise.allSettled([...adjusting]);
+      await store.close();
+    },
   };
 }
 

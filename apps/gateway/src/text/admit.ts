@@ -10,7 +10,7 @@ import type { AuthKey } from '../keys/keys.js';
 import { holdTokens } from '../limits/http.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import type { TextModel } from '../models/catalog.js';
-import { Charge, type Settlements } from './charge.js';
+import { Charge } from './charge.js';
 import { costUnits, reservedOutputTokens } from './cost.js';
 import { inlineOwnImages, type OwnImageLoader } from './own-images.js';
 import type { TextRequest } from './request.js';
@@ -18,7 +18,6 @@ import { estimateInputTokens } from './tokens.js';
 
 export interface AdmitDeps {
   billing: Billing;
-  settlements: Settlements;
   limiter?: RateLimiter;
   /** Loads images that point at the gateway's own CDN; absent: every image URL goes upstream. */
   images?: OwnImageLoader;
@@ -40,17 +39,11 @@ export async function admit(
   // tpm first: a request over the key's token rate is refused (429) before quota is touched.
   const tokens = await holdTokens(deps.limiter, who.key, estimatedInput + maxOutput);
   const reserved = costUnits(model.price, estimatedInput, maxOutput);
-  if (!(await deps.billing.reserve(who.key.id, reserved))) {
-    deps.settlements.track(tokens.release());
+  const purpose = { kind: 'text', requestId: who.requestId, model: model.id };
+  const hold = await deps.billing.hold(who.key.id, reserved, purpose);
+  if (!hold) {
+    void tokens.release();
     throw insufficientQuota();
   }
-  return new Charge(
-    deps.settlements,
-    who.key,
-    model,
-    reserved,
-    tokens,
-    estimatedInput,
-    who.requestId,
-  );
+  return new Charge(hold, model, tokens, estimatedInput);
 }

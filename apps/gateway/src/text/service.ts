@@ -18,7 +18,6 @@ import type { StandardMetrics } from '../observability/metrics.js';
 import { Router } from '../routing/router.js';
 import { admit } from './admit.js';
 import type { TextAnswer } from './answer.js';
-import { Settlements } from './charge.js';
 import { clientFailure } from './failure.js';
 import { OVERHEAD_HEADER, OverheadClock } from './overhead.js';
 import type { OwnImageLoader } from './own-images.js';
@@ -80,13 +79,11 @@ export interface TextService {
 export function createTextService(deps: TextServiceDeps): TextService {
   const router = deps.router ?? new Router();
   const { catalog, log } = deps;
-  const settlements = new Settlements(deps.billing, log);
   const metrics = deps.stdMetrics;
-  const admitDeps = { ...deps, settlements };
 
   async function generate(request: TextRequest, ctx: TextRequestContext): Promise<TextAnswer> {
     const model = await resolveModel(catalog, request, ctx.key);
-    const charge = await admit(request, model, ctx, admitDeps);
+    const charge = await admit(request, model, ctx, deps);
     const clock = new OverheadClock(ctx.startedAt);
     const abort = ctx.abort ?? new AbortController();
     let answer: UpstreamJson | UpstreamStream;
@@ -116,9 +113,6 @@ export function createTextService(deps: TextServiceDeps): TextService {
       const listed = new Map(catalog.list().map((m) => [m.id, m]));
       return allowed.flatMap((id) => listed.get(id) ?? []);
     },
-    async close() {
-      await settlements.drain();
-      await catalog.close();
-    },
+    close: () => catalog.close(),
   };
 }

@@ -132,7 +132,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     expect(await usedOf(a.id)).toBe(50_000);
     const charged = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        billing.settle(i % 2 ? a.id : b.id, 1_000, 10 + i, undefined, {
+        billing.settle(i % 2 ? a.id : b.id, 1_000, 10 + i, {
           kind: 'text',
           requestId: `r${i}`,
           inputTokens: i,
@@ -190,15 +190,13 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     expect(ok.every(Boolean)).toBe(true);
     // In flight: the balance holds the reservations and the lease (over-stated, never under).
     expect(await usedOf(record.id)).toBeGreaterThan(40 * 500);
-    await Promise.all(
-      Array.from({ length: 40 }, (_, i) => billing.settle(record.id, 500, i, undefined, {})),
-    );
+    await Promise.all(Array.from({ length: 40 }, (_, i) => billing.settle(record.id, 500, i, {})));
     expect(await usedOf(record.id)).toBe(
       Array.from({ length: 40 }, (_, i) => i).reduce((a, b) => a + b),
     );
     // A settlement costlier than reservation + lease goes to the balance.
     expect(await billing.reserve(record.id, 100)).toBe(true);
-    const big = await billing.settle(record.id, 100, 10_000_000, undefined, {});
+    const big = await billing.settle(record.id, 100, 10_000_000, {});
     expect(big.charged).toBe(10_000_000);
     await billing.drain();
     expect(await usedOf(record.id)).toBe(780 + 10_000_000);
@@ -220,10 +218,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     };
     for (const id of [leased.id, capped.id]) {
       await Promise.all([billing.reserve(id, 100), billing.reserve(id, 100)]);
-      await Promise.all([
-        billing.settle(id, 100, 11, undefined, full),
-        billing.settle(id, 100, 12, undefined, {}),
-      ]);
+      await Promise.all([billing.settle(id, 100, 11, full), billing.settle(id, 100, 12, {})]);
     }
     await billing.drain();
     const rows = await h.db
@@ -253,13 +248,13 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     const billing = quickBilling({ leaseIdleMs: 60_000 });
     const { record } = await keys.create({ name: 'linger', quota: null });
     expect(await billing.reserve(record.id, 500)).toBe(true);
-    await billing.settle(record.id, 500, 200, undefined, {});
+    await billing.settle(record.id, 500, 200, {});
     const leased = await usedOf(record.id);
     // Idle, but the lease stays: `used` still holds it (over-stated, never under).
     expect(leased).toBeGreaterThan(200);
     // The next request is served from the lease: no statement touches the balance.
     expect(await billing.reserve(record.id, 500)).toBe(true);
-    await billing.settle(record.id, 500, 300, undefined, {});
+    await billing.settle(record.id, 500, 300, {});
     expect(await usedOf(record.id)).toBe(leased);
     // A balance reader gives the lease back first and reads exact.
     await billing.returnIdleLease(record.id);
@@ -273,7 +268,7 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     const billing = quickBilling({ leaseIdleMs: 50 });
     const { record } = await keys.create({ name: 'expires', quota: null });
     expect(await billing.reserve(record.id, 500)).toBe(true);
-    await billing.settle(record.id, 500, 123, undefined, {});
+    await billing.settle(record.id, 500, 123, {});
     expect(await usedOf(record.id)).toBeGreaterThan(123);
     await expect.poll(() => usedOf(record.id), { timeout: 5_000 }).toBe(123);
     await billing.drain();
@@ -304,8 +299,8 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     expect(await billing.reserve(gone.id, 1_000)).toBe(true);
     await h.db.deleteFrom('api_keys').where('id', '=', gone.id).execute();
     const [ok, failed] = await Promise.allSettled([
-      billing.settle(kept.id, 1_000, 700, undefined, { requestId: 'kept' }),
-      billing.settle(gone.id, 1_000, 700, undefined, { requestId: 'gone' }),
+      billing.settle(kept.id, 1_000, 700, { requestId: 'kept' }),
+      billing.settle(gone.id, 1_000, 700, { requestId: 'gone' }),
     ]);
     expect(ok).toEqual({ status: 'fulfilled', value: { charged: 700 } });
     expect(failed).toEqual({ status: 'fulfilled', value: { charged: 0 } });

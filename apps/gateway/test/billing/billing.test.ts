@@ -66,7 +66,7 @@ describe.each(eachDatabase())('billing on $name', (target) => {
     expect(await billing.reserve(record.id, 4_000)).toBe(true);
     expect(await billing.reserve(record.id, 4_000)).toBe(false);
 
-    const first = await billing.settle(record.id, 4_000, 1_500, undefined, {
+    const first = await billing.settle(record.id, 4_000, 1_500, {
       kind: 'text',
       model: 'gpt-test',
       inputTokens: 10,
@@ -77,7 +77,7 @@ describe.each(eachDatabase())('billing on $name', (target) => {
     expect((await balanceOf(record.id)).used).toBe(5_500);
 
     // Overshoot: actual 9,000 but only 10,000 − 1,500 = 8,500 is left beside the settled amount.
-    const second = await billing.settle(record.id, 4_000, 9_000, undefined, {
+    const second = await billing.settle(record.id, 4_000, 9_000, {
       kind: 'text',
       requestId: 'req_b',
     });
@@ -102,14 +102,14 @@ describe.each(eachDatabase())('billing on $name', (target) => {
     const { record } = await keys.create({ name: 'refund', quota: 1_000 });
     expect(await billing.reserve(record.id, 1_000)).toBe(true);
     await h.db.transaction().execute(async (trx) => {
-      await billing.refund(record.id, 1_000, trx, { kind: 'video', ref: 'vt_1' });
+      await billing.inTransaction(trx).refund(record.id, 1_000, { kind: 'video', ref: 'vt_1' });
     });
     expect((await balanceOf(record.id)).used).toBe(0);
     // A rolled-back transaction takes its refund with it.
     expect(await billing.reserve(record.id, 600)).toBe(true);
     await expect(
       h.db.transaction().execute(async (trx) => {
-        await billing.refund(record.id, 600, trx);
+        await billing.inTransaction(trx).refund(record.id, 600);
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');

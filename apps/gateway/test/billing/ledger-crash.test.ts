@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/database.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
-import { eachDatabase, freshDatabase } from '../support/index.js';
 import {
   buildGatewayMain,
   type ChildGateway,
@@ -15,6 +14,7 @@ import {
   runGatewayToExit,
   startChildGateway,
 } from '../support/child-gateway.js';
+import { eachDatabase, freshDatabase } from '../support/index.js';
 
 let built: Awaited<ReturnType<typeof buildGatewayMain>>;
 beforeAll(async () => {

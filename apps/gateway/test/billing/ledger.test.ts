@@ -45,7 +45,7 @@ describe.each(eachDatabase())('the ledger on $name', (target) => {
         billing.reserve(keyId, 300).then(async (ok) => {
           if (!ok) return;
           if (i % 5 === 0) await billing.refund(keyId, 300);
-          else await billing.settle(keyId, 300, i % 7 === 0 ? 900 : 120 + i, undefined, {});
+          else await billing.settle(keyId, 300, i % 7 === 0 ? 900 : 120 + i, {});
         }),
       );
     }
@@ -67,7 +67,7 @@ describe.each(eachDatabase())('the ledger on $name', (target) => {
     const billing = createBilling(h.db, undefined, { owner: 'gw-dead' });
     expect(await billing.reserve(keyId, 1_000)).toBe(true);
     expect(await billing.reserve(keyId, 1_000)).toBe(true); // in flight when the instance dies
-    await billing.settle(keyId, 1_000, 400, undefined, { requestId: 'answered' });
+    await billing.settle(keyId, 1_000, 400, { requestId: 'answered' });
     // Written (a reader's flush), the lease still held for the request in flight: then it "dies".
     await billing.returnIdleLease(keyId);
     await new Promise((r) => setTimeout(r, 5));
@@ -98,7 +98,7 @@ describe.each(eachDatabase())('the ledger on $name', (target) => {
       settleGatherMs: 60_000,
     });
     expect(await billing.reserve(keyId, 1_000)).toBe(true);
-    const pending = billing.settle(keyId, 1_000, 700, undefined, { requestId: 'in-journal' });
+    const pending = billing.settle(keyId, 1_000, 700, { requestId: 'in-journal' });
     expect((await rowOf(keyId)).usage).toBe(0);
 
     expect(await recoverJournals(h.db, root, 'gw-other')).toBe(1);

@@ -8,13 +8,13 @@ import type { CallbackDeliveryList } from '@modelgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../provider-sim/src/index.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
-import { type DatabaseTarget, eachDatabase, freshDatabase } from '../support/index.js';
 import {
   buildGatewayMain,
   type ChildGateway,
   freePort,
   startChildGateway,
 } from '../support/child-gateway.js';
+import { type DatabaseTarget, eachDatabase, freshDatabase } from '../support/index.js';
 import { simulatorProviderEnv } from '../support/video-gateway.js';
 import { type Receiver, startReceiver } from './receiver.js';
 

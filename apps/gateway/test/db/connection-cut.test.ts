@@ -5,8 +5,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../../src/db/database.js';
-import { type FreshDatabase, freshDatabase } from '../support/databases.js';
 import { startTcpProxy, type TcpProxy } from '../limits/tcp-proxy.js';
+import { type FreshDatabase, freshDatabase } from '../support/databases.js';
 
 describe.skipIf(!process.env.DATABASE_URL)(
   'connections cut under running queries (skipped unless DATABASE_URL is set)',

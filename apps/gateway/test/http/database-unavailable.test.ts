@@ -3,9 +3,9 @@
 // in the documented shape, not a 500 — on the API and on the CDN listener, and serves again once
 // the database is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTcpProxy, type TcpProxy } from '../limits/tcp-proxy.js';
 import { freshDatabase } from '../support/databases.js';
 import { startTestGateway, type TestGateway } from '../support/index.js';
-import { startTcpProxy, type TcpProxy } from '../limits/tcp-proxy.js';
 import { PNG_1X1 } from '../support/video-gateway.js';
 
 describe.skipIf(!process.env.DATABASE_URL)(

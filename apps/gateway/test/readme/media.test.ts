@@ -19,8 +19,8 @@ import {
   substitute,
   withSnippetModule,
 } from '../../../../scripts/readme-snippets.js';
-import { startTestGateway, type TestGateway } from '../support/index.js';
 import { expectEditedSquare, fill, squarePng } from '../images/pictures.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 
 const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));

@@ -9,13 +9,13 @@ import { startSimulator } from '../../../provider-sim/src/index.js';
 import { createDatabase } from '../../src/db/database.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
 import { VIDEO_MODELS } from '../../src/video/models.js';
-import { eachDatabase, freshDatabase } from '../support/index.js';
 import {
   buildGatewayMain,
   type ChildGateway,
   freePort,
   startChildGateway,
 } from '../support/child-gateway.js';
+import { eachDatabase, freshDatabase } from '../support/index.js';
 import { type Json, simulatorProviderEnv } from '../support/video-gateway.js';
 
 const FINAL = new Set(['completed', 'failed', 'cancelled']);

@@ -9,8 +9,8 @@ import { resolve } from 'node:path';
 import { createRaster, rasterToPng } from '@modelgate/provider-sim';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/index.js';
 import { fill } from '../images/pictures.js';
+import { startTestGateway, type TestGateway } from '../support/index.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../../test-results');

@@ -93,10 +93,12 @@ export async function finishTask(
       const perSecond = deps.unitsPerSecond(row.model, params.resolution ?? '');
       const seconds = outcome.video.duration > 0 ? outcome.video.duration : (params.duration ?? 0);
       charged = Math.min(reserved, Math.ceil(perSecond * seconds));
-      const result = await deps.billing.settle(keyId, reserved, charged, trx, { ...meta, seconds });
+      const result = await deps.billing
+        .inTransaction(trx)
+        .settle(keyId, reserved, charged, { ...meta, seconds });
       charged = result.charged;
     } else {
-      await deps.billing.refund(keyId, reserved, trx, { ...meta, seconds: 0 });
+      await deps.billing.inTransaction(trx).refund(keyId, reserved, { ...meta, seconds: 0 });
     }
     await trx
       .updateTable('video_tasks')

@@ -148,7 +148,7 @@ async function insertTask(
   const id = `vt_${randomBase62(24)}`;
   const { callbackUrl, metadata, model: _model, ...params } = request;
   return deps.db.transaction().execute(async (trx) => {
-    if (!(await deps.billing.reserve(key.id, units, trx))) throw insufficientQuota();
+    if (!(await deps.billing.inTransaction(trx).reserve(key.id, units))) throw insufficientQuota();
     const inserted = await trx
       .insertInto('video_tasks')
       .values({

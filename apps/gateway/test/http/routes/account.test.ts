@@ -50,7 +50,7 @@ describe.each(eachDatabase())('account API on $name', (database) => {
     const { key, id } = await gw.createKey({ quota: 3_000_000 });
     const { billing } = gw.services;
     expect(await billing.reserve(id, 1_000_000)).toBe(true);
-    await billing.settle(id, 1_000_000, 250_000, undefined, {
+    await billing.settle(id, 1_000_000, 250_000, {
       kind: 'text',
       model: 'm',
       requestId: 'r1',
