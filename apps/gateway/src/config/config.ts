@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { parseTextModelConfig } from '../models/config.js';
 import { type CallbackSettings, callbackSection, callbackVariables } from './callbacks.js';
 import { type DatabaseSettings, databaseSection, databaseVariables } from './database.js';
 import { type LimitsSettings, limitsSection, limitsVariables } from './limits.js';
@@ -17,12 +16,13 @@ import { type RoutingSettings, routingSection, routingVariables } from './routin
 import { ConfigError, type Env, readSection } from './section.js';
 import { type ServerSettings, serverSection, serverVariables } from './server.js';
 import { type StorageSettings, storageSection, storageVariables } from './storage.js';
+import { parseTextModelConfig } from './text-models.js';
 import { type VideoSettings, videoSection, videoVariables } from './video.js';
 
 export { ConfigError } from './section.js';
 
 /**
- * The YAML file. `providers` and `models` are validated by the text features (src/models/config.ts);
+ * The YAML file. `providers` and `models` are validated by their schema in text-models.ts;
  * `video` and `callbacks` by their sections here. Unknown top-level keys are refused so typos surface.
  */
 export const configFileSchema = z

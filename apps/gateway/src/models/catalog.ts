@@ -10,6 +10,8 @@
  *  - `demo`: no provider at all — the well-known models ({@link PASSTHROUGH_MODELS}), served by
  *    the in-process simulator.
  */
+
+import type { TextModelSections } from '../config/text-models.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import {
   createTextProvider,
@@ -18,7 +20,6 @@ import {
   type TextProvider,
   type TextProviderSpec,
 } from '../providers/text/index.js';
-import type { TextModelSections } from './config.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TEXT_PRICE, PASSTHROUGH_MODELS } from './defaults.js';
 import { createPassthroughCatalog, type PassthroughRefresh } from './passthrough.js';
 import {

@@ -1,2 +1,2 @@
+export * from '../config/text-models.js';
 export * from './catalog.js';
-export * from './config.js';

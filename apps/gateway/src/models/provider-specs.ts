@@ -2,13 +2,14 @@
  * Which upstream text providers the gateway can reach, as specs (kind, base URL, key, headers,
  * timeouts): from the provider env keys, resolved credentials, or the YAML `providers` section.
  */
+
+import { isEnvProviderName, type TextProviderConfig } from '../config/text-models.js';
 import {
   DEFAULT_TIMEOUTS,
   type ProviderKind,
   type TextProvider,
   type TextProviderSpec,
 } from '../providers/text/index.js';
-import { isEnvProviderName, type TextProviderConfig } from './config.js';
 
 export const REAL_BASE_URL: Record<ProviderKind, string> = {
   openai: 'https://api.openai.com/v1',

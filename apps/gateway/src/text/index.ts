@@ -4,12 +4,12 @@
  */
 import { zVideoModelId } from '@modelgate/core/zod';
 import { ConfigError } from '../config/config.js';
+import { parseTextModelConfig, type TextModelSections } from '../config/text-models.js';
 import type { CoreServices } from '../core-services.js';
 import { EMBEDDING_MODEL_IDS } from '../embeddings/models.js';
 import type { FilesService } from '../files/index.js';
 import { IMAGE_MODEL_IDS } from '../images/models.js';
 import { createTextModelCatalog, type TextModelCatalog } from '../models/catalog.js';
-import { parseTextModelConfig, type TextModelSections } from '../models/config.js';
 import { CircuitBreaker } from '../routing/circuit-breaker.js';
 import { Router } from '../routing/router.js';
 import { ownImageLoader } from './own-images.js';

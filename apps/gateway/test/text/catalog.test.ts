@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseTextModelConfig, TextConfigError } from '../../src/config/text-models.js';
 import { createTextModelCatalog, modelListResponse } from '../../src/models/catalog.js';
-import { parseTextModelConfig, TextConfigError } from '../../src/models/config.js';
 
 describe('config sections', () => {
   it('parses providers and models, defaulting weights', () => {

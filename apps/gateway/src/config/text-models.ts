@@ -1,5 +1,5 @@
 /**
- * The `providers` and `models` sections of the gateway's YAML config (MODELGATE_CONFIG). BASE's
+ * The `providers` and `models` sections of the gateway's YAML config (MODELGATE_CONFIG). The
  * config loader hands those two sections to `parseTextModelConfig`; the schema is exported so
  * the loader can embed it.
  *
