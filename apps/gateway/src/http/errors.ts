@@ -9,10 +9,6 @@ import { type ApiError, badRequest, tooLarge, unauthorized } from '../errors/api
 import { asApiError, errorBody } from '../errors/body.js';
 import type { Logger } from '../observability/logger.js';
 
-// Re-exported for text/, translate/ and the text edge; goes when they import errors/ themselves.
-export * from '../errors/api-error.js';
-export { errorBody, usesMessagesErrorShape } from '../errors/body.js';
-
 /**
  * Map anything thrown to an ApiError (unknown errors become 500 api_error; a database that is
  * unreachable or restarting, 503 temporarily_unavailable).

@@ -5,7 +5,7 @@
  * (402). The returned {@link Charge} is settled or refunded exactly once by a later stage.
  */
 import type { Billing } from '../billing/billing.js';
-import { insufficientQuota } from '../http/errors.js';
+import { insufficientQuota } from '../errors/api-error.js';
 import type { AuthKey } from '../keys/keys.js';
 import { holdTokens } from '../limits/http.js';
 import type { RateLimiter } from '../limits/limiter.js';

@@ -2,7 +2,7 @@
  * What the client is told when no upstream produced an answer: the router's verdict after
  * failover, an upstream refusal that failover cannot fix, or the client's own hang-up.
  */
-import { ApiError, badRequest, notFound, tooLarge, upstreamError } from '../http/errors.js';
+import { ApiError, badRequest, notFound, tooLarge, upstreamError } from '../errors/api-error.js';
 import { UpstreamError } from '../providers/text/types.js';
 import { RoutingError } from '../routing/router.js';
 

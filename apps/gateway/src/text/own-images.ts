@@ -6,8 +6,8 @@
  */
 
 import type { ImageBase64Source } from '@modelgate/core';
+import { badRequest } from '../errors/api-error.js';
 import type { FilesService } from '../files/index.js';
-import { badRequest } from '../http/errors.js';
 import type { TextRequest } from './request.js';
 
 /** An image's bytes as both formats carry them inline. */

@@ -7,7 +7,6 @@
  */
 
 import { SseParser } from '@modelgate/core/sse';
-import type { StreamSink } from '../http/stream-sink.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
 import { classifyNetworkError } from '../providers/text/http.js';
@@ -19,6 +18,7 @@ import { OVERHEAD_HEADER, type OverheadClock } from './overhead.js';
 import type { StreamPipe } from './plan.js';
 import type { TextRequest } from './request.js';
 import { droppedHeader } from './respond.js';
+import type { StreamSink } from './stream-sink.js';
 import { countInputTokens, countTokens } from './tokens.js';
 import { countUpstreamError, type UpstreamStream } from './upstream.js';
 

@@ -2,7 +2,7 @@
  * Stage 1: which model the request names, and whether its key may use it. Nothing is held yet,
  * so a refusal here costs the key nothing.
  */
-import { forbidden, notFound } from '../http/errors.js';
+import { forbidden, notFound } from '../errors/api-error.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { TextModel, TextModelCatalog } from '../models/catalog.js';
 import type { TextRequest } from './request.js';

@@ -9,7 +9,7 @@
  *   Charge       (charge.ts)    settle to what was used, or refund
  */
 import type { Billing } from '../billing/billing.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/api-error.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import type { ModelListEntry, TextModelCatalog } from '../models/catalog.js';

@@ -10,7 +10,7 @@ import type {
   ToolResultBlock,
   ToolUseBlock,
 } from '@modelgate/core';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../errors/api-error.js';
 import { imageBlockOfPart } from './images.js';
 import type { ChatMessage, MessageParam } from './wire.js';
 

@@ -5,7 +5,7 @@
  * same thing spelt twice, so the mapping is lossless apart from chat's `detail` hint.
  */
 import type { ImageBase64Source, ImageBlock } from '@modelgate/core';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../errors/api-error.js';
 import type { ChatImagePart } from './wire.js';
 
 type ImageSource = ImageBlock['source'];

@@ -1,6 +1,6 @@
 /** Image URLs ⇄ messages image sources: data URLs carry the bytes, other URLs stay URLs. */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/errors/api-error.js';
 import { imageSourceOfUrl, urlOfImageSource } from '../../src/translate/images.js';
 
 describe('imageSourceOfUrl', () => {

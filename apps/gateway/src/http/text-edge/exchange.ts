@@ -3,6 +3,8 @@
  * then the answer (or the error) written to Node's response.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../../errors/api-error.js';
+import { errorBody } from '../../errors/body.js';
 import type { AuthKey, KeyService } from '../../keys/keys.js';
 import type { RateLimiter } from '../../limits/limiter.js';
 import type { Logger } from '../../observability/logger.js';
@@ -10,7 +12,7 @@ import type { StandardMetrics } from '../../observability/metrics.js';
 import type { Services } from '../../services.js';
 import { OVERHEAD_HEADER, type TextAnswer, type TextService } from '../../text/service.js';
 import { abortWhenClientGone } from '../client-abort.js';
-import { ApiError, answerableError, errorBody } from '../errors.js';
+import { answerableError } from '../errors.js';
 import { presentedKey } from '../middleware/auth.js';
 import { readBodyWithin, refuseDeclaredOverLimit } from '../middleware/body-limit.js';
 import { drainUnreadBody } from '../middleware/close-unread.js';

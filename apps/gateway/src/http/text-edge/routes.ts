@@ -8,9 +8,9 @@ import {
   zCreateCompletionRequest,
   zCreateMessageRequest,
 } from '@modelgate/core/zod';
+import { badRequest } from '../../errors/api-error.js';
 import type { TextRequest } from '../../text/service.js';
 import { chatBodyFastPath, messagesBodyFastPath } from '../body-fast-paths.js';
-import { badRequest } from '../errors.js';
 import type { RouteEntry } from '../route-table.js';
 import { validateBody } from '../validate.js';
 
