@@ -23,6 +23,7 @@ export type {
   ResolvedClientOptions,
 } from './options.js';
 export type {
+  ListAuditEntriesQuery,
   ListCallbackDeliveriesQuery,
   ListKeysQuery,
   ListUsageRecordsQuery,

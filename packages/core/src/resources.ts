@@ -28,6 +28,7 @@ import {
   getKey,
   getUsage,
   getVideoGeneration,
+  listAuditEntries,
   listCallbackDeliveries,
   listKeys,
   listModels,
@@ -40,6 +41,7 @@ import {
 import type {
   ApiKey,
   ApiKeyList,
+  AuditEntryList,
   CallbackDeliveryList,
   CallbackSecret,
   ChatCompletion,
@@ -60,6 +62,7 @@ import type {
   FileObject,
   GetUsageData,
   ImagesResponse,
+  ListAuditEntriesData,
   ListCallbackDeliveriesData,
   ListKeysData,
   ListUsageRecordsData,
@@ -100,6 +103,7 @@ export interface VideoCreateOptions extends CallOptions {
 export type ListVideoGenerationsQuery = NonNullable<ListVideoGenerationsData['query']>;
 export type ListCallbackDeliveriesQuery = NonNullable<ListCallbackDeliveriesData['query']>;
 export type ListKeysQuery = NonNullable<ListKeysData['query']>;
+export type ListAuditEntriesQuery = NonNullable<ListAuditEntriesData['query']>;
 export type UsageQuery = NonNullable<GetUsageData['query']>;
 export type ListUsageRecordsQuery = NonNullable<ListUsageRecordsData['query']>;
 
@@ -360,6 +364,22 @@ export function createResources(config: ResolvedClientOptions) {
           (fetch) => revokeKey(args(fetch, options, { path: { key_id: keyId } })),
           options,
           'zApiKey',
+        ),
+    },
+    audit: {
+      /**
+       * `GET /v1/audit` (admin key): every administrative change, newest first, with who made it
+       * and the values before and after; filter by `action` or `key_id`.
+       *
+       * @example
+       * const { data } = await client.audit.list({ key_id: 42 });
+       * for (const entry of data) console.log(entry.action, entry.before, '→', entry.after);
+       */
+      list: (query?: ListAuditEntriesQuery, options?: CallOptions): Promise<AuditEntryList> =>
+        invoke(
+          (fetch) => listAuditEntries(args(fetch, options, { query })),
+          options,
+          'zAuditEntryList',
         ),
     },
     usage: {

@@ -183,6 +183,24 @@ describe('operations', () => {
     expect(JSON.parse(req.body.toString())).toEqual({ name: 'ci', quota: 1_000_000 });
   });
 
+  it('audit.list (admin) sends its filters and returns the page', async () => {
+    const entry = {
+      object: 'audit_entry' as const,
+      id: 3,
+      created_at: 1_700_000_000,
+      action: 'key.update' as const,
+      actor_key_id: 1,
+      request_id: 'req_1',
+      target: { type: 'key' as const, id: '7' },
+      before: { quota: 1 },
+      after: { quota: 2 },
+    };
+    answer({ object: 'list', data: [entry], has_more: false, next_cursor: null });
+    const page = await client.audit.list({ key_id: 7, action: 'key.update' });
+    expect(page.data).toEqual([entry]);
+    expect([only().method, only().url]).toEqual(['GET', '/v1/audit?key_id=7&action=key.update']);
+  });
+
   it('keys.list / retrieve / update / revoke (admin)', async () => {
     answer({ object: 'list', data: [fx.apiKey], has_more: false, next_cursor: null });
     const page = await client.keys.list({ limit: 5, status: 'active' });

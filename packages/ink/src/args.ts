@@ -1,4 +1,6 @@
 // Command-line parsing with node:util's parseArgs: no dependency, strict about unknown flags.
+
+import { type AuditCommand, auditCommand } from './audit-args.js';
 import { type OptionValues, parseWithNode } from './cli-options.js';
 import type { ConfigFlags } from './config.js';
 import { isProfileKey, PROFILE_KEYS, type ProfileKey } from './config-file.js';
@@ -30,6 +32,7 @@ export type Command =
   | EmbedCommand
   | { name: 'token-create'; tokenName: string /** Quota in units. */; quota: number }
   | KeysCommand
+  | AuditCommand
   | UsageCommand
   | { name: 'config-set'; key: ProfileKey; value: string }
   | { name: 'config-get'; key: ProfileKey }
@@ -83,6 +86,8 @@ Commands:
         [--name N] [--expires DATE|never]
                                 change a key; --quota is its new total (admin key)
   keys revoke <id>              revoke a key for good (admin key)
+  audit [--key ID] [--action A] [--limit N]
+                                who changed which key, when, before → after (admin key)
   usage [--days N | --hours N] [--by model,key,kind] [--key ID] [--model M]
                                 requests, tokens and credits per day (default: 7) or hour, UTC;
                                 every key's with the admin key, else the key's own
@@ -177,6 +182,8 @@ function toCommand(
       return tokenCommand(rest, values);
     case 'keys':
       return keysCommand(rest, values);
+    case 'audit':
+      return auditCommand(rest, values);
     case 'usage':
       return usageCommand(rest, values);
     case 'config':

@@ -32,6 +32,7 @@ export function parseWithNode(argv: readonly string[]) {
       hours: { type: 'string' },
       by: { type: 'string' },
       key: { type: 'string' },
+      action: { type: 'string' },
       size: { type: 'string' },
       quality: { type: 'string' },
       n: { type: 'string' },

@@ -2,6 +2,7 @@
 export { type Command, type ParsedArgs, parseCliArgs, USAGE, type UsageError } from './args.js';
 export { userMessage } from './chat-content.js';
 export { runBalanceCommand, runModelsCommand } from './commands/account.js';
+export { type AuditCommandInput, formatAuditEntry, runAuditCommand } from './commands/audit.js';
 export { type ChatCommandInput, runChatCommand } from './commands/chat.js';
 export {
   type EmbedCommandInput,

@@ -2,6 +2,7 @@
 import { createClient } from '@modelgate/core';
 import { type Command, type ParsedArgs, parseCliArgs, USAGE } from './args.js';
 import { runBalanceCommand, runModelsCommand } from './commands/account.js';
+import { runAuditCommand } from './commands/audit.js';
 import { runChatCommand } from './commands/chat.js';
 import {
   type ConfigCommandInput,
@@ -120,6 +121,8 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
     case 'keys-set':
     case 'keys-revoke':
       return runKeysCommand(command, { adminClient: adminClient(config), json }, io);
+    case 'audit':
+      return runAuditCommand(command, { adminClient: adminClient(config), json }, io);
     case 'usage': {
       // Every key's usage when the admin key is at hand, else the key's own.
       const apiKey = config.adminKey ?? config.apiKey;

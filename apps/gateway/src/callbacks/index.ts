@@ -5,8 +5,10 @@
  * registered as background work, sends it. The routes read and rotate the key's signing secret and
  * list its deliveries.
  */
+
 import type { CallbackDeliveryList, CallbackSecret } from '@modelgate/core';
 import type { Kysely } from 'kysely';
+import type { Actor } from '../audit/index.js';
 import type { Config } from '../config/config.js';
 import type { Lifecycle } from '../core-services.js';
 import type { DB } from '../db/schema.js';
@@ -49,7 +51,7 @@ export interface CallbacksService {
   createSecret(trx: Kysely<DB>, keyId: number): Promise<string>;
   getSecret(keyId: number): Promise<CallbackSecret>;
   /** A new secret; the old one keeps signing for `gracePeriodSeconds` (default 24 h). */
-  rotateSecret(keyId: number, gracePeriodSeconds?: number): Promise<CallbackSecret>;
+  rotateSecret(keyId: number, gracePeriodSeconds?: number, actor?: Actor): Promise<CallbackSecret>;
   listDeliveries(keyId: number, query: ListDeliveriesQuery): Promise<CallbackDeliveryList>;
   /** Sends the due deliveries; started and stopped with the gateway. */
   deliverer: Deliverer;
@@ -97,8 +99,8 @@ export function createCallbacksFeature(
     enqueue: enqueueCallback,
     createSecret: createCallbackSecret,
     getSecret: (keyId) => getCallbackSecret(db, keyId),
-    rotateSecret: (keyId, grace = DEFAULT_GRACE_PERIOD_SECONDS) =>
-      rotateCallbackSecret(db, keyId, grace),
+    rotateSecret: (keyId, grace = DEFAULT_GRACE_PERIOD_SECONDS, actor) =>
+      rotateCallbackSecret(db, keyId, grace, actor),
     listDeliveries: (keyId, query) => listDeliveries(db, keyId, query),
     deliverer,
   };

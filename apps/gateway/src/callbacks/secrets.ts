@@ -4,9 +4,11 @@
  * encryption with a key that sits next to the database would add ceremony, not safety. Rotation keeps
  * the previous secret signing (as a second signature) for a grace period so receivers can switch.
  */
+
 import { generateCallbackSecret } from '@modelgate/callbacks';
 import type { CallbackSecret } from '@modelgate/core';
 import type { Kysely } from 'kysely';
+import { type Actor, recordAudit } from '../audit/index.js';
 import type { DB } from '../db/schema.js';
 
 /** Default grace period of a rotated secret: 24 h. */
@@ -64,12 +66,13 @@ async function secretRow(db: Kysely<DB>, keyId: number) {
  * A second rotation within the grace period drops the oldest secret.
  *
  * @example
- * const view = await rotateCallbackSecret(db, key.id, 3600);
+ * const view = await rotateCallbackSecret(db, key.id, 3600, { keyId: key.id, requestId });
  */
 export async function rotateCallbackSecret(
   db: Kysely<DB>,
   keyId: number,
   gracePeriodSeconds: number = DEFAULT_GRACE_PERIOD_SECONDS,
+  actor?: Actor,
 ): Promise<CallbackSecret> {
   const now = nowSeconds();
   return db.transaction().execute(async (trx) => {
@@ -92,6 +95,15 @@ export async function rotateCallbackSecret(
       .onConflict((oc) => oc.column('key_id').doUpdateSet(next))
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (actor) {
+      // The secrets themselves never go into the log: only that it rotated, and the grace period.
+      await recordAudit(trx, actor, {
+        action: 'callback_secret.rotate',
+        target: { type: 'callback_secret', id: String(keyId) },
+        before: null,
+        after: { grace_period_seconds: gracePeriodSeconds },
+      });
+    }
     return toView(row, now);
   });
 }

@@ -82,7 +82,7 @@ export async function cursorPage<TB extends PagedTable, O extends { id: string }
 }
 
 /** The tables paged by their own increasing numeric id (no `seq`): keys and usage rows. */
-export type IdPagedTable = 'api_keys' | 'usage';
+export type IdPagedTable = 'api_keys' | 'usage' | 'audit_log';
 
 /**
  * One page of `query` ordered by the table's numeric id, newest first. The cursor is the last id

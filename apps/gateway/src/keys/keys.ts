@@ -66,7 +66,7 @@ export interface KeyService {
   authenticate(secret: string): Promise<AuthKey>;
   get(id: number, trx?: Transaction<DB>): Promise<KeyRecord | undefined>;
   /** Revoke; takes effect at once in this process, within the cache TTL in others. */
-  revoke(id: number): Promise<boolean>;
+  revoke(id: number, trx?: Transaction<DB>): Promise<boolean>;
   /**
    * Change the given settings of a key that is not revoked; a new quota only if it covers `used`.
    * Takes effect at once in this process, within the cache TTL in others.
@@ -74,7 +74,7 @@ export interface KeyService {
    *   reads the key to tell why).
    * @example await keys.update(42, { quota: 10_000_000, rpm: 120 });
    */
-  update(id: number, change: KeyChange): Promise<KeyRecord | undefined>;
+  update(id: number, change: KeyChange, trx?: Transaction<DB>): Promise<KeyRecord | undefined>;
   /** Forget cached entries of a key after an outside change. */
   invalidate(id: number): void;
 }
@@ -239,8 +239,8 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
       return row ? rowToRecord(row) : undefined;
     },
 
-    async revoke(id) {
-      const res = await db
+    async revoke(id, trx) {
+      const res = await (trx ?? db)
         .updateTable('api_keys')
         .set({ revoked_at: nowSeconds(now) })
         .where('id', '=', id)
@@ -250,8 +250,8 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
       return Number(res.numUpdatedRows) > 0;
     },
 
-    async update(id, change) {
-      let update = db
+    async update(id, change, trx) {
+      let update = (trx ?? db)
         .updateTable('api_keys')
         .set({
           name: change.name,

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client/index.js';
-import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateEmbeddingData, CreateEmbeddingErrors, CreateEmbeddingResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateImageData, CreateImageEditData, CreateImageEditErrors, CreateImageEditResponses, CreateImageErrors, CreateImageResponses, CreateImageVariationData, CreateImageVariationErrors, CreateImageVariationResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
+import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateEmbeddingData, CreateEmbeddingErrors, CreateEmbeddingResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateImageData, CreateImageEditData, CreateImageEditErrors, CreateImageEditResponses, CreateImageErrors, CreateImageResponses, CreateImageVariationData, CreateImageVariationErrors, CreateImageVariationResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListAuditEntriesData, ListAuditEntriesErrors, ListAuditEntriesResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -634,6 +634,26 @@ export const listCallbackDeliveries = <ThrowOnError extends boolean = false>(opt
 export const listKeys = <ThrowOnError extends boolean = false>(options?: Options<ListKeysData, ThrowOnError>) => (options?.client ?? client).get<ListKeysResponses, ListKeysErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/keys',
+    ...options
+});
+
+/**
+ * List the audit log (administrator)
+ *
+ * Every administrative change, newest first: keys created, changed and
+ * revoked, callback secrets rotated. Each entry says who made it (the
+ * administrator key's id and the request's `x-request-id`), what it
+ * changed and when, with the values before and after (never a secret).
+ * The log is written in the same transaction as the change, so a change
+ * is never without its entry, and no operation edits or deletes
+ * entries. Cursor-paginated like the other lists. `action` and
+ * `key_id` (the key changed) filter it. Requires an administrator key
+ * (a normal key: 403).
+ *
+ */
+export const listAuditEntries = <ThrowOnError extends boolean = false>(options?: Options<ListAuditEntriesData, ThrowOnError>) => (options?.client ?? client).get<ListAuditEntriesResponses, ListAuditEntriesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/audit',
     ...options
 });
 

@@ -2186,6 +2186,64 @@ export type ApiKeyList = {
 };
 
 /**
+ * What an administrative change did.
+ */
+export type AuditAction = 'key.create' | 'key.update' | 'key.revoke' | 'callback_secret.rotate';
+
+/**
+ * One administrative change: who made it, what it changed and when, with the values before and after. A key's values are its settings (name, role, quota, models, rpm, tpm, expires_at, revoked_at), never its secret; a rotated callback secret records only the grace period.
+ */
+export type AuditEntry = {
+    object: 'audit_entry';
+    id: number;
+    /**
+     * Unix seconds.
+     */
+    created_at: number;
+    action: AuditAction;
+    /**
+     * The key that made the change: an administrator key, or for a callback secret the key whose secret it is.
+     */
+    actor_key_id: number;
+    /**
+     * The `x-request-id` of the request that made it.
+     */
+    request_id: string | null;
+    target: {
+        type: 'key' | 'callback_secret';
+        /**
+         * The id of the key changed (for a callback secret, of its key).
+         */
+        id: string;
+    };
+    /**
+     * The values before (null for a creation).
+     */
+    before: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The values after.
+     */
+    after: {
+        [key: string]: unknown;
+    } | null;
+};
+
+/**
+ * One page of audit entries, newest first.
+ */
+export type AuditEntryList = {
+    object: 'list';
+    data: Array<AuditEntry>;
+    has_more: boolean;
+    /**
+     * Pass as `after` for the next page; null on the last page.
+     */
+    next_cursor: string | null;
+};
+
+/**
  * What was metered: `text` (chat, completions, messages), `image` (an
  * image generation, edit or variation request), `video` (a video
  * task), `embedding` (an embeddings request), or `adjustment`
@@ -2357,6 +2415,21 @@ export type KeyId = number;
  * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
  */
 export type KeyCursor = string;
+
+/**
+ * The previous page's `next_cursor` (an entry id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
+ */
+export type AuditCursor = string;
+
+/**
+ * Only entries of this action.
+ */
+export type AuditActionFilter = AuditAction;
+
+/**
+ * Only entries about this key.
+ */
+export type AuditKeyId = number;
 
 /**
  * Only keys in this state.
@@ -3705,6 +3778,68 @@ export type ListKeysResponses = {
 };
 
 export type ListKeysResponse = ListKeysResponses[keyof ListKeysResponses];
+
+export type ListAuditEntriesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size.
+         */
+        limit?: number;
+        /**
+         * The previous page's `next_cursor` (an entry id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
+         */
+        after?: string;
+        /**
+         * Only entries of this action.
+         */
+        action?: AuditAction;
+        /**
+         * Only entries about this key.
+         */
+        key_id?: number;
+    };
+    url: '/v1/audit';
+};
+
+export type ListAuditEntriesErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type ListAuditEntriesError = ListAuditEntriesErrors[keyof ListAuditEntriesErrors];
+
+export type ListAuditEntriesResponses = {
+    /**
+     * One page of audit entries.
+     */
+    200: AuditEntryList;
+};
+
+export type ListAuditEntriesResponse = ListAuditEntriesResponses[keyof ListAuditEntriesResponses];
 
 export type GetKeyData = {
     body?: never;

@@ -1677,6 +1677,44 @@ export const zApiKeyList = z.object({
 });
 
 /**
+ * What an administrative change did.
+ */
+export const zAuditAction = z.enum([
+    'key.create',
+    'key.update',
+    'key.revoke',
+    'callback_secret.rotate'
+]);
+
+/**
+ * One administrative change: who made it, what it changed and when, with the values before and after. A key's values are its settings (name, role, quota, models, rpm, tpm, expires_at, revoked_at), never its secret; a rotated callback secret records only the grace period.
+ */
+export const zAuditEntry = z.object({
+    object: z.literal('audit_entry'),
+    id: z.int().gte(1),
+    created_at: z.int(),
+    action: zAuditAction,
+    actor_key_id: z.int(),
+    request_id: z.string().nullable(),
+    target: z.object({
+        type: z.enum(['key', 'callback_secret']),
+        id: z.string()
+    }),
+    before: z.record(z.string(), z.unknown()).nullable(),
+    after: z.record(z.string(), z.unknown()).nullable()
+});
+
+/**
+ * One page of audit entries, newest first.
+ */
+export const zAuditEntryList = z.object({
+    object: z.literal('list'),
+    data: z.array(zAuditEntry),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable()
+});
+
+/**
  * What was metered: `text` (chat, completions, messages), `image` (an
  * image generation, edit or variation request), `video` (a video
  * task), `embedding` (an embeddings request), or `adjustment`
@@ -1816,6 +1854,21 @@ export const zKeyId = z.int().gte(1).lte(9007199254740991);
  * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
  */
 export const zKeyCursor = z.string().regex(/^[1-9][0-9]{0,15}$/);
+
+/**
+ * The previous page's `next_cursor` (an entry id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
+ */
+export const zAuditCursor = z.string().regex(/^[1-9][0-9]{0,15}$/);
+
+/**
+ * Only entries of this action.
+ */
+export const zAuditActionFilter = zAuditAction;
+
+/**
+ * Only entries about this key.
+ */
+export const zAuditKeyId = z.int().gte(1).lte(9007199254740991);
 
 /**
  * Only keys in this state.
@@ -2135,6 +2188,18 @@ export const zListKeysQuery = z.object({
  * One page of keys.
  */
 export const zListKeysResponse = zApiKeyList;
+
+export const zListAuditEntriesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    after: z.string().regex(/^[1-9][0-9]{0,15}$/).optional(),
+    action: zAuditAction.optional(),
+    key_id: z.int().gte(1).lte(9007199254740991).optional()
+});
+
+/**
+ * One page of audit entries.
+ */
+export const zListAuditEntriesResponse = zAuditEntryList;
 
 export const zGetKeyPath = z.object({
     key_id: z.int().gte(1).lte(9007199254740991)

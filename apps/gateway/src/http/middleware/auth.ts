@@ -2,7 +2,8 @@
  * Authentication for /v1/*: `Authorization: Bearer <key>`, or on /v1/messages also `x-api-key`
  * (the vendor SDKs send only that). The lookup is cached (see keys.ts).
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Actor } from '../../audit/index.js';
 import { forbidden, unauthorized } from '../../errors/api-error.js';
 import type { KeyService } from '../../keys/keys.js';
 import type { AppEnv } from '../env.js';
@@ -48,4 +49,12 @@ export function requireAdmin(): MiddlewareHandler<AppEnv> {
     }
     await next();
   };
+}
+
+/**
+ * Who makes a change, for the audit log: the request's key and its request id.
+ * @example await recordAudit(trx, actorOf(c), change);
+ */
+export function actorOf(c: Context<AppEnv>): Actor {
+  return { keyId: c.get('key').id, requestId: c.get('requestId') ?? null };
 }

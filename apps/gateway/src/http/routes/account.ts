@@ -1,13 +1,15 @@
 /** Account operations: the key's balance (credit_grants) and token creation (admin). */
+
 import type { Token } from '@modelgate/core';
 import { zCreateTokenRequest } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
+import { keySettings, keyTarget, recordAudit } from '../../audit/index.js';
 import { unitsToCredits } from '../../billing/billing.js';
 import { notFound } from '../../errors/api-error.js';
 import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { requireAdmin } from '../middleware/auth.js';
+import { actorOf, requireAdmin } from '../middleware/auth.js';
 import { readJsonBody } from '../validate.js';
 import { checkKeySettings } from './key-settings.js';
 
@@ -61,6 +63,12 @@ export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): vo
         trx,
       );
       const callbackSecret = await services.callbacks.createSecret(trx, created.record.id);
+      await recordAudit(trx, actorOf(c), {
+        action: 'key.create',
+        target: keyTarget(created.record.id),
+        before: null,
+        after: keySettings(created.record),
+      });
       return { ...created, callbackSecret };
     });
     const r = result.record;

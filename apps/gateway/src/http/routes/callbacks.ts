@@ -5,6 +5,7 @@ import { badRequest } from '../../errors/api-error.js';
 import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
+import { actorOf } from '../middleware/auth.js';
 import { validateQuery } from '../query.js';
 import { readJsonBody } from '../validate.js';
 
@@ -18,7 +19,8 @@ export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): v
   app.post('/v1/callbacks/secret', async (c) => {
     // The body is optional; when present it is JSON like every other body (415 otherwise).
     const grace = gracePeriodFrom(await readJsonBody(c, { optional: true }));
-    return c.json(await services.callbacks.rotateSecret(c.get('key').id, grace));
+    const actor = actorOf(c);
+    return c.json(await services.callbacks.rotateSecret(actor.keyId, grace, actor));
   });
 
   app.get('/v1/callbacks/deliveries', async (c) => {

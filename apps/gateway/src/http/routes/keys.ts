@@ -1,15 +1,28 @@
 /**
- * Key administration (administrator keys only): list, inspect, change, revoke. Keys are created by
- * `POST /v1/token` (account.ts). What an administrator sees of a key is keys/admin.ts.
+ * Key administration (administrator keys only): list, inspect, change, revoke, and the audit log of
+ * those changes. Keys are created by `POST /v1/token` (account.ts). What an administrator sees of a key is keys/admin.ts.
  */
-import { zGetKeyPath, zListKeysQuery, zUpdateKeyRequest } from '@modelgate/core/zod';
+
+import {
+  zGetKeyPath,
+  zListAuditEntriesQuery,
+  zListKeysQuery,
+  zUpdateKeyRequest,
+} from '@modelgate/core/zod';
 import type { Hono } from 'hono';
+import {
+  changedFields,
+  keySettings,
+  keyTarget,
+  listAudit,
+  recordAudit,
+} from '../../audit/index.js';
 import { conflict, notFound } from '../../errors/api-error.js';
 import { validateBody } from '../../errors/validate.js';
 import { listKeys, toApiKey } from '../../keys/admin.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { requireAdmin } from '../middleware/auth.js';
+import { actorOf, requireAdmin } from '../middleware/auth.js';
 import { validatePath, validateQuery } from '../query.js';
 import { readJsonBody } from '../validate.js';
 import { checkKeySettings } from './key-settings.js';
@@ -46,7 +59,18 @@ export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
     if (Object.values(change).every((value) => value === undefined)) {
       return c.json(await exactKey(services, id));
     }
-    const updated = await services.keys.update(id, change);
+    const updated = await services.db.transaction().execute(async (trx) => {
+      const before = await services.keys.get(id, trx);
+      const after = await services.keys.update(id, change, trx);
+      if (before && after) {
+        await recordAudit(trx, actorOf(c), {
+          action: 'key.update',
+          target: keyTarget(id),
+          ...changedFields(keySettings(before), keySettings(after)),
+        });
+      }
+      return after;
+    });
     if (!updated) return refuseUpdate(services, id, body.quota);
     return c.json(toApiKey(updated, nowSeconds()));
   });
@@ -60,8 +84,21 @@ export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
         'key_id',
       );
     }
-    await services.keys.revoke(id);
+    await services.db.transaction().execute(async (trx) => {
+      const before = await services.keys.get(id, trx);
+      if (!before || !(await services.keys.revoke(id, trx))) return;
+      const after = await services.keys.get(id, trx);
+      await recordAudit(trx, actorOf(c), {
+        action: 'key.revoke',
+        target: keyTarget(id),
+        ...changedFields(keySettings(before), after ? keySettings(after) : {}),
+      });
+    });
     return c.json(await exactKey(services, id));
+  });
+
+  app.get('/v1/audit', requireAdmin(), async (c) => {
+    return c.json(await listAudit(services.db, validateQuery(c, zListAuditEntriesQuery)));
   });
 }
 
