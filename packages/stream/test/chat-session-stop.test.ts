@@ -111,4 +111,21 @@ describe('an upstream failure mid-stream', () => {
     expect(error).toMatchObject({ status: 502, type: 'upstream_error' });
     expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Half an ans' });
   });
+
+  it('the provider’s own error type relayed mid-answer is an UpstreamError too', async () => {
+    server.handle((_req, res) => {
+      sseHead(res);
+      res.end(
+        sse([
+          { data: chunk('Half') },
+          { data: { error: { message: 'The server had an error.', type: 'server_error' } } },
+        ]),
+      );
+    });
+    const chat = session();
+    await chat.send('Hi');
+    const { error } = chat.getSnapshot();
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error?.status).toBe(502);
+  });
 });
