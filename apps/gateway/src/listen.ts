@@ -5,6 +5,7 @@ import { getRequestListener } from '@hono/node-server';
 import { answerClientError } from './http/client-error.js';
 import type { NodeBindings } from './http/node-adapter.js';
 import type { FrontHandler } from './http/text-edge/index.js';
+import { withoutTrailingSlash } from './http/trailing-slash.js';
 
 export interface Listener {
   server: Server;
@@ -57,14 +58,10 @@ export function listen(
   front?: FrontHandler,
 ): Promise<Listener> {
   const viaFetch = getRequestListener(fetch, { hostname: host });
-  const server = createServer(
-    timeoutOptions(timeouts),
-    front
-      ? (req, res) => {
-          if (!front(req, res)) void viaFetch(req, res);
-        }
-      : viaFetch,
-  );
+  const server = createServer(timeoutOptions(timeouts), (req, res) => {
+    if (req.url) req.url = withoutTrailingSlash(req.url);
+    if (!front?.(req, res)) void viaFetch(req, res);
+  });
   server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);

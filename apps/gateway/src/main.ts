@@ -3,8 +3,8 @@
  * `node --max-semi-space-size=8 --liftoff-only dist/main.js` (or the `modelgate-gateway` bin, whose
  * first line says the same): start the gateway from the environment, drain on SIGTERM/SIGINT.
  * Exit codes: 0 after a clean drain, 1 on a bad configuration or a failed start.
- * `modelgate-gateway ledger check [--sweep]` instead prints the ledger per key (LEDGER.md) and
- * exits 1 when it does not balance.
+ * `modelgate-gateway ledger check [--sweep]` instead prints the ledger per key (LEDGER.md): exit 0
+ * when it balances, 1 when it does not, 2 when it cannot run (one line on stderr says why).
  *
  * Why the young generation is capped at 8 MB per semi-space (V8's default is 16): a gateway's
  * garbage is small and dies within its request, so the larger nursery bought nothing but resident
@@ -36,6 +36,16 @@ function isAddressInUse(err: unknown): err is NodeJS.ErrnoException & { port: nu
 }
 
 async function main(): Promise<void> {
+  const [command, sub, ...flags] = process.argv.slice(2);
+  if (command === 'ledger' && sub === 'check') {
+    const { ledgerCheckCommand } = await import('./commands/ledger-check.js');
+    process.exit(await ledgerCheckCommand(process.env, flags));
+  }
+  if (command !== undefined) {
+    process.stderr.write(`modelgate: unknown command '${process.argv.slice(2).join(' ')}'\n`);
+    process.stderr.write('usage: modelgate-gateway [ledger check [--sweep]]\n');
+    process.exit(2);
+  }
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
@@ -45,19 +55,6 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     throw err;
-  }
-  const [command, sub, ...flags] = process.argv.slice(2);
-  if (command === 'ledger' && sub === 'check') {
-    const { runLedgerCheck } = await import('./commands/ledger-check.js');
-    const code = await runLedgerCheck(config, (text) => process.stdout.write(text), {
-      sweep: flags.includes('--sweep'),
-    });
-    process.exit(code);
-  }
-  if (command !== undefined) {
-    process.stderr.write(`modelgate: unknown command '${process.argv.slice(2).join(' ')}'\n`);
-    process.stderr.write('usage: modelgate-gateway [ledger check [--sweep]]\n');
-    process.exit(2);
   }
   const log = createLogger({ level: config.logLevel });
   const eol = endOfLifeNode();

@@ -111,11 +111,19 @@ async function createFeatureServices(core: CoreServices): Promise<Services> {
   services.files = await createFilesFeature(core);
   services.callbacks = createCallbacksFeature(core);
   services.text = createTextFeature(services, services.files);
-  services.images = createImagesFeature(services, services.files, services.text.router);
-  services.embeddings = createEmbeddingsFeature(services, services.text.router);
+  const { catalog } = services.text;
+  const isTextModel = (id: string) => catalog.resolve(id) !== null;
+  services.images = createImagesFeature(
+    services,
+    services.files,
+    services.text.router,
+    isTextModel,
+  );
+  services.embeddings = createEmbeddingsFeature(services, services.text.router, isTextModel);
   services.video = createVideoFeature(core, {
     files: services.files,
     callbacks: services.callbacks,
+    isTextModel,
   });
   return services;
 }

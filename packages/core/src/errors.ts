@@ -15,6 +15,9 @@ export interface ModelgateErrorInit {
 }
 
 /** Status the gateway answers with for each error `type` (docs/design.md#errors), used when only a body is known. */
+/** The status an in-stream error event of an unknown type stands for: the upstream failed (502). */
+const IN_STREAM_FAILURE = 502;
+
 const statusOfType: Record<string, number> = {
   invalid_request_error: 400,
   authentication_error: 401,
@@ -105,14 +108,18 @@ export class ModelgateError extends Error {
   /**
    * Builds the matching subclass from an already parsed error body: `{error: {message, type, code, param}}`
    * or the messages shape `{type: "error", error: {type, message}}`. Without a status (an `error`
-   * event inside a stream) the subclass follows the error `type`.
+   * event inside a stream) the subclass follows the error `type`; a type this client does not know
+   * (a provider's own, such as OpenAI's `server_error`, relayed mid-answer) or none is the upstream
+   * failing after the answer began: an {@link UpstreamError} with status 502, never a connection
+   * failure (the connection delivered the event).
    */
   static fromBody(
     body: unknown,
     meta: { status?: number | undefined; headers?: Headers | undefined; statusText?: string } = {},
   ): ModelgateError {
     const detail = errorDetail(body);
-    const status = meta.status ?? (detail.type ? statusOfType[detail.type] : undefined);
+    const status =
+      meta.status ?? (detail.type ? statusOfType[detail.type] : undefined) ?? IN_STREAM_FAILURE;
     const message =
       detail.message ??
       (status ? `${status} ${meta.statusText || 'error'}`.trim() : 'modelgate request failed');

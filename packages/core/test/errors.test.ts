@@ -126,6 +126,20 @@ describe('error mapping', () => {
     expect(ModelgateError.fromBody('garbage')).toBeInstanceOf(ModelgateError);
   });
 
+  it('an in-stream error of a type it does not know is the upstream failing (502), not the network', () => {
+    // What a gateway relays when the provider breaks off an answer: OpenAI's own error type.
+    const e = ModelgateError.fromBody({
+      error: {
+        type: 'server_error',
+        message: 'The server had an error while processing your request.',
+      },
+    });
+    expect(e).toBeInstanceOf(UpstreamError);
+    expect(e.status).toBe(502);
+    expect(e.type).toBe('server_error');
+    expect(e.message).toBe('The server had an error while processing your request.');
+  });
+
   it('ModelgateError.from reads a fetch Response', async () => {
     const res = new Response(
       JSON.stringify({

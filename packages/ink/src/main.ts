@@ -113,6 +113,7 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
     case 'embed':
       return runEmbedCommand({ client, json, text: command.text, model: command.model }, io);
     case 'token-create': {
+      if (config.adminKey === undefined) return adminKeyNeeded('token create', config, io);
       const { tokenName: name, quota } = command;
       return runTokenCreateCommand({ adminClient: adminClient(config), name, quota, json }, io);
     }
@@ -120,6 +121,9 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
     case 'keys-show':
     case 'keys-set':
     case 'keys-revoke':
+      if (config.adminKey === undefined) {
+        return adminKeyNeeded(command.name.replace('-', ' '), config, io);
+      }
       return runKeysCommand(command, { adminClient: adminClient(config), json }, io);
     case 'audit':
       return runAuditCommand(command, { adminClient: adminClient(config), json }, io);
@@ -137,6 +141,22 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
       // Ink and React load only for the chat screen: one-shot commands start faster without them.
       return (await import('./interactive.js')).runInteractive(config, client, io.signal);
   }
+}
+
+/**
+ * An administrator's command run without an admin key: says which key it needs and the three ways
+ * to give one, instead of sending no key and printing the gateway's "Missing API key" while an
+ * API key is set (that one is the user's own, never sent to the admin routes).
+ */
+function adminKeyNeeded(what: string, config: CliConfig, io: CommandIO): number {
+  const apiKeyNote =
+    config.apiKey === undefined ? '' : ' (MODELGATE_API_KEY is a user key, not used for it)';
+  io.stderr.write(
+    `modelgate: ${what} needs an admin key${apiKeyNote}: set MODELGATE_ADMIN_KEY ` +
+      '(a fresh gateway writes its own to .modelgate/admin-key), pass --admin-key <key>, ' +
+      'or run modelgate config set adminKey <key>\n',
+  );
+  return ExitCode.usage;
 }
 
 /** A client that sends the admin key, for the commands only an administrator may run. */

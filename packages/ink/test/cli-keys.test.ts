@@ -194,6 +194,23 @@ describe('modelgate keys show / revoke', () => {
     expect(user.code).toBe(1);
     expect(user.stderr).toMatch(/^modelgate: 403 \w+: /);
   });
+
+  it('with only a user API key set, says an admin key is needed and how to give it', async () => {
+    const userEnv = { MODELGATE_BASE_URL: gateway.url, MODELGATE_API_KEY: gateway.userKey };
+    for (const args of [
+      ['keys', 'list'],
+      ['keys', 'show', '1'],
+      ['token', 'create', '--name', 'x', '--quota', '1'],
+    ]) {
+      const result = await runCli(args, { env: userEnv });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).not.toContain('Missing API key');
+      expect(result.stderr).toMatch(/needs an admin key \(MODELGATE_API_KEY is a user key/);
+      expect(result.stderr).toContain('MODELGATE_ADMIN_KEY');
+      expect(result.stderr).toContain('--admin-key');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
 });
 
 async function findAdminKey(): Promise<ApiKey> {

@@ -59,6 +59,8 @@ function run(
 
 const blocks = readmeBlocks();
 const isRepositoryBlock = (block: Block) => block.code.includes('pnpm build');
+/** The pnpm the repository pins: what the README's `pnpm` lines run as. */
+const PNPM = 'npx -y pnpm@10.34.8';
 
 describe('README snippets', () => {
   it('has only sh, json, js and text blocks', () => {
@@ -66,7 +68,7 @@ describe('README snippets', () => {
     for (const block of blocks) expect(['sh', 'json', 'js', 'text']).toContain(block.lang);
   });
 
-  it('the repository block: `pnpm modelgate …` runs the root script', async () => {
+  it('the repository block: `pnpm -s modelgate …` prints the CLI's output alone', async () => {
     assertBuilt();
     const block = blocks.find(isRepositoryBlock);
     const scripts = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))
@@ -74,13 +76,13 @@ describe('README snippets', () => {
     expect(scripts.build).toBeDefined();
     expect(scripts.start).toBeDefined();
     const lines = (block?.code ?? '').split('\n').map((line) => line.replace(/#.*$/, '').trim());
-    const modelgateLines = lines.filter((line) => line.startsWith('pnpm modelgate'));
+    const modelgateLines = lines.filter((line) => line.startsWith('pnpm -s modelgate'));
     expect(modelgateLines.length).toBeGreaterThan(0);
+    expect(scripts.modelgate).toBeDefined();
     for (const line of modelgateLines) {
-      // What `pnpm modelgate ARGS` runs: the root script with ARGS, in the repository root.
+      // The line as written, through pnpm, in the repository root: its output is the CLI's alone.
       // (`pnpm build` and `pnpm start` are what the test setup has done already.)
-      const args = line.slice('pnpm modelgate'.length);
-      const result = await run('bash', ['-c', `${scripts.modelgate}${args}`], {
+      const result = await run('bash', ['-c', line.replace(/^pnpm /, `${PNPM} `)], {
         cwd: repoRoot,
         env: cleanEnv({ MODELGATE_BASE_URL: gateway.url, MODELGATE_API_KEY: gateway.userKey }),
         stdin: 'Say hi\n',
@@ -89,6 +91,18 @@ describe('README snippets', () => {
       expect(result.code).toBe(0);
       expect(result.stdout.trim().length).toBeGreaterThan(0);
     }
+  });
+
+  it('the key captured through pnpm, as the README shows it, is the key alone', async () => {
+    const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
+    const capture = /\$\((pnpm -s modelgate token create [^)]*)\)/.exec(readme)?.[1];
+    expect(capture).toBeDefined();
+    const result = await run('bash', ['-c', capture!.replace(/^pnpm /, `${PNPM} `)], {
+      cwd: repoRoot,
+      env: cleanEnv({ MODELGATE_BASE_URL: gateway.url, MODELGATE_ADMIN_KEY: gateway.adminKey }),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^sk-\S+\n$/);
   });
 
   it('every sh block after it runs, in order, in one shell', async () => {

@@ -93,12 +93,14 @@ export async function checkCallbackUrl(
     for (const { address } of addresses) {
       const kind = classifyAddress(address);
       if (kind !== null) {
-        throw new CallbackUrlError(
-          'callback_url_not_allowed',
+        const refused =
           literalFamily !== 0
             ? `callback_url must be a public address; ${address} is ${describe(kind)}.`
             : // The address itself is not echoed: that would let callers map internal DNS names.
-              `callback_url host ${hostname} resolves to ${describe(kind)}; only public addresses are allowed.`,
+              `callback_url host ${hostname} resolves to ${describe(kind)}; only public addresses are allowed.`;
+        throw new CallbackUrlError(
+          'callback_url_not_allowed',
+          `${refused} ${ALLOW_PRIVATE_HINT}`,
           address,
           kind,
         );
@@ -107,6 +109,13 @@ export async function checkCallbackUrl(
   }
   return { url, hostname, addresses };
 }
+
+/**
+ * Said with every refused private address: a developer's local receiver (localhost, a LAN host)
+ * is refused by default, and the operator's switch is the one thing that lets it through.
+ */
+const ALLOW_PRIVATE_HINT =
+  'To deliver to local or private receivers (development), the operator starts the gateway with MODELGATE_CALLBACK_ALLOW_PRIVATE=1.';
 
 function parseCallbackUrl(rawUrl: string): URL {
   if (typeof rawUrl !== 'string' || rawUrl.length === 0 || rawUrl.length > MAX_URL_LENGTH) {

@@ -2,15 +2,18 @@
  * `modelgate-gateway ledger check` (`pnpm --filter @modelgate/gateway ledger:check`): prints the
  * ledger per key from the configured database and exits 1 when it does not balance. It first
  * replays the journals that stopped instances left in this data directory, as a starting gateway
- * would, so a check after a crash reports what the ledger holds once recovered. On the embedded
- * database run it while the gateway is stopped (its data directory is locked while it runs).
+ * would, so a check after a crash reports what the ledger holds once recovered. It reads the
+ * same data directory as `pnpm start` (config/database.ts). On PostgreSQL it runs beside live
+ * gateways; the embedded database is locked while a gateway runs, so there it says, in one line,
+ * to stop the gateway first.
  */
 import { INSTANCE_EXPIRE_MS, recoverJournals, returnHolds } from '../billing/instances.js';
 import { journalRoot } from '../billing/ledger.js';
 import { checkLedger, formatLedger, ledgerBalances } from '../billing/ledger-check.js';
-import type { Config } from '../config/config.js';
+import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { createDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
+import { DataDirInUseError } from '../db/pglite-lock.js';
 
 export interface LedgerCheckOptions {
   /** Also return the holds of instances whose heartbeat expired (what any live gateway does). */
@@ -46,4 +49,40 @@ export async function runLedgerCheck(
   } finally {
     await database.close();
   }
+}
+
+/** Exit codes of `ledger check`: 0 balanced, 1 unbalanced, 2 it could not run. */
+export const CANNOT_RUN = 2;
+
+/**
+ * The command as `main` runs it: configuration from `env`, the ledger on stdout, and anything that
+ * stops the check as one line on stderr (exit 2), never a stack trace.
+ */
+export async function ledgerCheckCommand(
+  env: NodeJS.ProcessEnv,
+  flags: readonly string[],
+  io: { out: (text: string) => void; err: (text: string) => void } = {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  },
+): Promise<number> {
+  try {
+    const config = loadConfig(env);
+    return await runLedgerCheck(config, io.out, { sweep: flags.includes('--sweep') });
+  } catch (err) {
+    io.err(`modelgate: ledger check cannot run: ${cannotRunReason(err)}\n`);
+    return CANNOT_RUN;
+  }
+}
+
+function cannotRunReason(err: unknown): string {
+  if (err instanceof DataDirInUseError) {
+    return (
+      `the gateway (process ${err.pid}) holds the embedded database in ${err.dataDir}; ` +
+      'stop the gateway first, then run the check again (with DATABASE_URL it runs beside live gateways)'
+    );
+  }
+  if (err instanceof ConfigError) return `configuration error: ${err.message}`;
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0] ?? message;
 }

@@ -3,6 +3,7 @@
  * and Gemini credentials (the simulator in demo mode) and the service on top of it.
  */
 import type { CoreServices } from '../core-services.js';
+import type { IsTextModel } from '../models/model-kinds.js';
 import type { Router } from '../routing/router.js';
 import { createEmbeddingCatalog } from './catalog.js';
 import { createEmbeddingsService, type EmbeddingsService } from './service.js';
@@ -15,7 +16,11 @@ export type { EmbeddingsService } from './service.js';
  * @example
  * services.embeddings = createEmbeddingsFeature(services, services.text.router);
  */
-export function createEmbeddingsFeature(core: CoreServices, router: Router): EmbeddingsService {
+export function createEmbeddingsFeature(
+  core: CoreServices,
+  router: Router,
+  isTextModel?: IsTextModel,
+): EmbeddingsService {
   const { config } = core;
   const embeddings = createEmbeddingsService({
     catalog: createEmbeddingCatalog(config.providers, config.demoMode),
@@ -24,6 +29,7 @@ export function createEmbeddingsFeature(core: CoreServices, router: Router): Emb
     router,
     log: core.log.child({ component: 'embeddings' }),
     stdMetrics: core.stdMetrics,
+    isTextModel,
   });
   core.lifecycle.add({ name: 'embeddings', stop: () => embeddings.close() });
   return embeddings;

@@ -11,9 +11,10 @@
  */
 import type { CreateEmbeddingRequest } from '@modelgate/core';
 import type { Billing } from '../billing/billing.js';
-import { ApiError, forbidden, notFound } from '../errors/api-error.js';
+import { ApiError, forbidden } from '../errors/api-error.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { RateLimiter } from '../limits/limiter.js';
+import { type IsTextModel, unknownModel } from '../models/model-kinds.js';
 import type { ModelListEntry } from '../models/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
@@ -35,6 +36,8 @@ export interface EmbeddingsServiceDeps {
   router: Router;
   log: Logger;
   stdMetrics?: StandardMetrics;
+  /** Names the text endpoint when a request gives a text model's id (the text catalogue). */
+  isTextModel?: IsTextModel;
 }
 
 export interface EmbeddingRequestContext {
@@ -64,10 +67,10 @@ function resolveEmbeddingModel(
   catalog: EmbeddingCatalog,
   id: string,
   key: AuthKey,
+  isText?: IsTextModel,
 ): EmbeddingModel {
   const model = catalog.resolve(id);
-  if (!model)
-    throw notFound(`The embedding model "${id}" does not exist.`, 'model_not_found', 'model');
+  if (!model) throw unknownModel(id, 'embedding', isText);
   if (key.models !== null && !key.models.includes(id)) {
     throw forbidden(`This key may not use the model "${id}".`, 'model_not_allowed', 'model');
   }
@@ -92,7 +95,7 @@ export function createEmbeddingsService(deps: EmbeddingsServiceDeps): Embeddings
   const upstreamDeps = { router: deps.router, metrics: deps.stdMetrics };
 
   async function create(body: CreateEmbeddingRequest, ctx: EmbeddingRequestContext) {
-    const model = resolveEmbeddingModel(deps.catalog, body.model, ctx.key);
+    const model = resolveEmbeddingModel(deps.catalog, body.model, ctx.key, deps.isTextModel);
     const request = normalizeEmbeddingRequest(body, model);
     const charge = await admitEmbedding(request, ctx, admitDeps);
     const clock = new OverheadClock(ctx.startedAt);

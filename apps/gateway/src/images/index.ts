@@ -4,6 +4,7 @@
  */
 import type { CoreServices } from '../core-services.js';
 import type { FilesService } from '../files/index.js';
+import type { IsTextModel } from '../models/model-kinds.js';
 import type { Router } from '../routing/router.js';
 import { createImageCatalog } from './catalog.js';
 import { createImagesService, type ImagesService } from './service.js';
@@ -24,6 +25,7 @@ export function createImagesFeature(
   core: CoreServices,
   files: FilesService,
   router: Router,
+  isTextModel?: IsTextModel,
 ): ImagesService {
   const { config } = core;
   const images = createImagesService({
@@ -38,6 +40,7 @@ export function createImagesFeature(
       allowPrivate: config.callbacks.allowPrivate,
       fetchTimeoutMs: REMOTE_IMAGE_TIMEOUT_MS,
     },
+    isTextModel,
   });
   core.lifecycle.add({ name: 'images', stop: () => images.close() });
   return images;

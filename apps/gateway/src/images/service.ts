@@ -18,6 +18,7 @@ import type { Billing } from '../billing/billing.js';
 import { ApiError } from '../errors/api-error.js';
 import type { FilesService } from '../files/index.js';
 import type { AuthKey } from '../keys/keys.js';
+import type { IsTextModel } from '../models/model-kinds.js';
 import type { ModelListEntry } from '../models/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
@@ -44,6 +45,8 @@ export interface ImagesServiceDeps {
   stdMetrics?: StandardMetrics;
   /** Where edits read their input images from (the CDN's address, the remote fetch rules). */
   inputs: Omit<InputDeps, 'files'>;
+  /** Names the text endpoint when a request gives a text model's id (the text catalogue). */
+  isTextModel?: IsTextModel;
 }
 
 /** What the route knows about the request besides its body. */
@@ -136,7 +139,7 @@ export function createImagesService(deps: ImagesServiceDeps): ImagesService {
     modelId: string,
     ctx: ImageRequestContext,
   ): Promise<Response> {
-    const model = resolveImageModel(deps.catalog, modelId, ctx.key);
+    const model = resolveImageModel(deps.catalog, modelId, ctx.key, deps.isTextModel);
     const request = normalizeImageRequest(ask, model, deps.catalog.doing(ask.operation));
     const inputs = await loadInputImages(request, ctx.key.id, deps.files.maxUploadBytes, inputDeps);
     const charge = await admitImage(request, ctx, deps.billing);

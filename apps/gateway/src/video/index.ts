@@ -9,6 +9,7 @@ import type { CallbacksService } from '../callbacks/index.js';
 import type { CoreServices } from '../core-services.js';
 import type { FilesService } from '../files/index.js';
 import type { AuthKey } from '../keys/keys.js';
+import type { IsTextModel } from '../models/model-kinds.js';
 import { cancelOwnedTask } from './engine/cancel.js';
 import { createTaskEngine } from './engine/engine.js';
 import type { TransitionDeps } from './engine/finish.js';
@@ -54,6 +55,8 @@ export type VideoCore = Pick<
 export interface VideoNeeds {
   files: FilesService;
   callbacks: Pick<CallbacksService, 'guardUrl' | 'enqueue'>;
+  /** Names the text endpoint when a submit gives a text model's id (the text catalogue). */
+  isTextModel?: IsTextModel;
 }
 
 /** Largest result video accepted from a provider: 2 GiB. */
@@ -68,7 +71,7 @@ const MAX_VIDEO_BYTES = 2 * 1024 ** 3;
  */
 export function createVideoFeature(
   core: VideoCore,
-  { files, callbacks }: VideoNeeds,
+  { files, callbacks, isTextModel }: VideoNeeds,
   options: { observer?: EngineObserver } = {},
 ): VideoService {
   const { db, billing } = core;
@@ -119,6 +122,7 @@ export function createVideoFeature(
     assertCallbackUrlAllowed: callbacks.guardUrl,
     isConfigured: (provider: string) => adapters.has(provider),
     wake: () => engine.wake(),
+    isTextModel,
   };
   const cancelDeps = { ...transitionDeps, adapterFor, log, observer: options.observer };
   return {

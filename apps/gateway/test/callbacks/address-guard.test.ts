@@ -125,6 +125,17 @@ describe('assertCallbackUrlAllowed (allow flag off)', () => {
     const error = await refusal('http://localhost:9999/hook');
     expect(error.code).toBe('callback_url_not_allowed');
     expect(error.message).toMatch(/localhost resolves to a loopback address/);
+    // A developer's local receiver: the message names the operator's switch.
+    expect(error.message).toContain('MODELGATE_CALLBACK_ALLOW_PRIVATE=1');
+  });
+
+  it('names the switch for a literal private address too, not for a bad URL', async () => {
+    expect((await refusal('http://192.168.1.20:3000/hook')).message).toContain(
+      'MODELGATE_CALLBACK_ALLOW_PRIVATE=1',
+    );
+    expect((await refusal('ftp://example.com/hook')).message).not.toContain(
+      'MODELGATE_CALLBACK_ALLOW_PRIVATE',
+    );
   });
 
   it('refuses a host name that resolves to a private address', async () => {

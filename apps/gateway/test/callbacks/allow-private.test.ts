@@ -71,6 +71,7 @@ describe.each(eachDatabase())('the allow-private switch on $name', (target) => {
       param: 'callback_url',
       code: 'callback_url_not_allowed',
     });
+    expect((refusal as ApiError).message).toContain('MODELGATE_CALLBACK_ALLOW_PRIVATE=1');
     expect(await deliverOnce(callbacks, 'vt_switch_off')).toEqual([
       { status_code: null, error: 'address_refused' },
     ]);

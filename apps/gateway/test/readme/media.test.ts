@@ -88,6 +88,8 @@ describe('the README’s image edit and embedding examples', () => {
   const shell = (snippet: Snippet) =>
     run('bash', ['-c', `set -euo pipefail\n${substitute(snippet.code, replacements)}`], {
       cwd: work,
+      // The key the README's "Account operations" made earlier in the same shell.
+      env: { ...process.env, KEY: key },
       timeout: 60_000,
     });
   const node = (snippet: Snippet) =>

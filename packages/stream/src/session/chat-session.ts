@@ -178,13 +178,28 @@ export class ChatSession {
     });
   }
 
-  /** Aborts the turn in flight (closing the connection); the text received so far stays. */
+  /**
+   * Aborts the turn in flight (closing the connection); the text received so far stays, as an
+   * assistant message marked `stopped`. Stopped before the first token, the user's turn gets an
+   * empty `stopped` answer, so the next message does not follow it as a second user turn in a row.
+   */
   stop(): void {
     const active = this.active;
     if (!active) return;
     this.active = undefined;
     active.abort();
-    this.update({ status: 'ready', finishReason: 'stopped' });
+    const messages = this.getSnapshot().messages;
+    const last = messages.at(-1);
+    const marked: SessionMessage =
+      last?.role === 'assistant'
+        ? { ...last, stopped: true }
+        : { id: createMessageId(), role: 'assistant', content: '', stopped: true };
+    this.update({
+      messages:
+        last?.role === 'assistant' ? [...messages.slice(0, -1), marked] : [...messages, marked],
+      status: 'ready',
+      finishReason: 'stopped',
+    });
   }
 
   /** Replaces the conversation (clear it, edit a message). Does not send anything. */

@@ -8,8 +8,12 @@ import type {
   TextBlock,
 } from '@modelgate/core';
 
-/** A {@link ChatMessage} with an `id` that stays the same while the message streams in. */
-export type SessionMessage = ChatMessage & { id: string };
+/**
+ * A {@link ChatMessage} with an `id` that stays the same while the message streams in, and
+ * `stopped` on an assistant answer cut short by `stop()` (also one stopped before its first token,
+ * whose content is empty). Both stay in the session; neither is sent.
+ */
+export type SessionMessage = ChatMessage & { id: string; stopped?: true };
 
 /** What `send` accepts: plain text (a user message), or a message with or without an id. */
 export type MessageInput = string | ChatMessage | SessionMessage;
@@ -35,9 +39,9 @@ export function toSessionMessage(input: MessageInput): SessionMessage {
   return { ...input, id: createMessageId() };
 }
 
-/** The messages as `/v1/chat/completions` takes them: the UI-only `id` stripped (unknown fields are refused). */
+/** The messages as `/v1/chat/completions` takes them: the UI-only `id` and `stopped` stripped (unknown fields are refused). */
 export function toChatMessages(messages: readonly SessionMessage[]): ChatMessage[] {
-  return messages.map(({ id: _id, ...message }) => message);
+  return messages.map(({ id: _id, stopped: _stopped, ...message }) => message);
 }
 
 /**
@@ -79,6 +83,9 @@ export function toMessagesConversation(messages: readonly ChatMessage[]): Messag
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
     const blocks = toBlocks(message);
+    // An answer stopped before its first token has nothing to send (this format refuses an empty
+    // turn); the user turns around it merge below.
+    if (blocks.length === 0 && role === 'assistant') continue;
     const last = turns.at(-1);
     if (last && last.role === role && Array.isArray(last.content)) last.content.push(...blocks);
     else turns.push({ role, content: blocks });

@@ -15,6 +15,7 @@ import {
 import { validateBody } from '../../errors/validate.js';
 import type { FilesService } from '../../files/index.js';
 import type { AuthKey } from '../../keys/keys.js';
+import { type IsTextModel, modelKindOf, unknownModel } from '../../models/model-kinds.js';
 import { VIDEO_MODELS, type VideoModelSpec } from '../models.js';
 import {
   assertIdempotencyKeyValid,
@@ -41,6 +42,8 @@ export interface SubmitDeps {
   assertCallbackUrlAllowed?: (url: string) => Promise<void>;
   /** Whether an adapter is configured for the provider. */
   isConfigured(provider: string): boolean;
+  /** Names the text endpoint when a submit gives a text model's id. */
+  isTextModel?: IsTextModel;
   /** Tells the engine a task is waiting to be submitted. */
   wake(): void;
 }
@@ -55,7 +58,7 @@ export async function submitVideoTask(
   body: unknown,
   idempotencyKey?: string | null,
 ): Promise<VideoTaskCreated> {
-  const request = validateSubmission(key, body, deps.cdnUrl);
+  const request = validateSubmission(key, body, deps);
   const spec = VIDEO_MODELS[request.model]!;
   assertIdempotencyKeyValid(idempotencyKey);
   const hash = requestHash(body);
@@ -78,9 +81,14 @@ export async function submitVideoTask(
 }
 
 /** The body checked against the model's table (precise messages) and the spec's schema. */
-function validateSubmission(key: AuthKey, body: unknown, cdnUrl: string): NormalizedVideoRequest {
+function validateSubmission(
+  key: AuthKey,
+  body: unknown,
+  { cdnUrl, isTextModel }: Pick<SubmitDeps, 'cdnUrl' | 'isTextModel'>,
+): NormalizedVideoRequest {
   const model = (body as { model?: unknown } | null)?.model;
   if (typeof model === 'string' && !VIDEO_MODELS[model]) {
+    if (modelKindOf(model, isTextModel)) throw unknownModel(model, 'video', isTextModel);
     throw notFound(
       `Unknown video model ${model}; available: ${Object.keys(VIDEO_MODELS).join(', ')}.`,
       'model_not_found',
