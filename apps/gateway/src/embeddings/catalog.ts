@@ -4,6 +4,12 @@
  */
 import type { ProviderCredentials } from '../config/providers-env.js';
 import {
+  EMBEDDING_MODELS,
+  type EmbeddingModelSpec,
+  type EmbeddingProviderName,
+  embeddingCapabilities,
+} from '../models/embeddings.js';
+import {
   createTableCatalog,
   type TableCatalog,
   type TableDeployment,
@@ -12,12 +18,6 @@ import {
 import { GeminiEmbeddingProvider } from '../providers/embedding/gemini.js';
 import { OpenAiEmbeddingProvider } from '../providers/embedding/openai.js';
 import type { EmbeddingProvider } from '../providers/embedding/types.js';
-import {
-  EMBEDDING_MODELS,
-  type EmbeddingModelSpec,
-  type EmbeddingProviderName,
-  embeddingCapabilities,
-} from './models.js';
 
 export type EmbeddingDeployment = TableDeployment<EmbeddingProvider>;
 export type EmbeddingModel = TableModel<EmbeddingModelSpec, EmbeddingProvider>;

@@ -8,7 +8,7 @@ import type { Router } from '../routing/router.js';
 import { createEmbeddingCatalog } from './catalog.js';
 import { createEmbeddingsService, type EmbeddingsService } from './service.js';
 
-export { EMBEDDING_MODEL_IDS, EMBEDDING_MODELS } from './models.js';
+export { EMBEDDING_MODEL_IDS, EMBEDDING_MODELS } from '../models/embeddings.js';
 export type { EmbeddingsService } from './service.js';
 
 /**

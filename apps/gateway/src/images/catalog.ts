@@ -5,6 +5,12 @@
  */
 import type { ProviderCredentials } from '../config/providers-env.js';
 import {
+  IMAGE_MODELS,
+  type ImageModelSpec,
+  type ImageProviderName,
+  imageCapabilities,
+} from '../models/images.js';
+import {
   createTableCatalog,
   type TableCatalog,
   type TableDeployment,
@@ -15,12 +21,6 @@ import { GeminiImageProvider } from '../providers/image/gemini.js';
 import { OpenAiImageProvider } from '../providers/image/openai.js';
 import { SeedreamImageProvider } from '../providers/image/seedream.js';
 import type { ImageOperation, ImageProvider } from '../providers/image/types.js';
-import {
-  IMAGE_MODELS,
-  type ImageModelSpec,
-  type ImageProviderName,
-  imageCapabilities,
-} from './models.js';
 
 export type ImageDeployment = TableDeployment<ImageProvider>;
 export type ImageModel = TableModel<ImageModelSpec, ImageProvider>;

@@ -9,7 +9,7 @@ import type { Router } from '../routing/router.js';
 import { createImageCatalog } from './catalog.js';
 import { createImagesService, type ImagesService } from './service.js';
 
-export { IMAGE_MODEL_IDS, IMAGE_MODELS } from './models.js';
+export { IMAGE_MODEL_IDS, IMAGE_MODELS } from '../models/images.js';
 
 /** How long an edit waits for an input image at a public URL (a slow host is the client's 400). */
 const REMOTE_IMAGE_TIMEOUT_MS = 10_000;

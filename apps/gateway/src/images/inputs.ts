@@ -13,8 +13,8 @@
 import { badRequest, notFound } from '../errors/api-error.js';
 import type { FilesService } from '../files/index.js';
 import { cdnFileOf, imageInfo, readBlob, SNIFF_BYTES, sniffImageType } from '../files/index.js';
+import type { ImageModelSpec } from '../models/images.js';
 import type { InputImage } from '../providers/image/types.js';
-import type { ImageModelSpec } from './models.js';
 import { fetchRemoteImage } from './remote-image.js';
 import type { ImageRequest, ImageSource } from './request.js';
 

@@ -3,7 +3,7 @@
  * was asked) and the charge after it (each image returned at the quality and size the upstream
  * says it made). Prices per image are in models.ts.
  */
-import type { ImageModelSpec } from './models.js';
+import type { ImageModelSpec } from '../models/images.js';
 import type { ImageRequest } from './request.js';
 
 /** What the upstream says it made (the GPT image models say; DALL·E makes what was asked). */

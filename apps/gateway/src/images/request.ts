@@ -14,9 +14,9 @@ import type {
   ImageSize,
 } from '@modelgate/core';
 import { badRequest } from '../errors/api-error.js';
+import type { ImageModelSpec } from '../models/images.js';
 import type { ImageOperation } from '../providers/image/types.js';
 import type { ImageModel } from './catalog.js';
-import type { ImageModelSpec } from './models.js';
 
 /** Where one input image comes from; `param` is the request field that named it. */
 export type ImageSource =

@@ -5,9 +5,9 @@
  * from the text catalogue, so an endpoint that can name them passes a lookup.
  */
 import { zVideoModelId } from '@modelgate/core/zod';
-import { EMBEDDING_MODEL_IDS } from '../embeddings/models.js';
 import { type ApiError, notFound } from '../errors/api-error.js';
-import { IMAGE_MODEL_IDS } from '../images/models.js';
+import { EMBEDDING_MODEL_IDS } from './embeddings.js';
+import { IMAGE_MODEL_IDS } from './images.js';
 import type { ModelListEntry } from './types.js';
 
 export type ModelKind = ModelListEntry['type'];
@@ -16,6 +16,16 @@ export type ModelKind = ModelListEntry['type'];
 export type IsTextModel = (id: string) => boolean;
 
 const VIDEO_IDS: ReadonlySet<string> = new Set(zVideoModelId.options);
+
+/**
+ * The image, embedding and video model ids: never resolved as text models, even in pass-through
+ * mode where any other name goes upstream unchanged.
+ */
+export const NON_TEXT_MODEL_IDS: ReadonlySet<string> = new Set([
+  ...VIDEO_IDS,
+  ...IMAGE_MODEL_IDS,
+  ...EMBEDDING_MODEL_IDS,
+]);
 
 const ENDPOINT: Record<ModelKind, string> = {
   text: 'POST /v1/chat/completions (or /v1/completions, /v1/messages)',

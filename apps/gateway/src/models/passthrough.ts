@@ -36,7 +36,7 @@ export interface PassthroughOptions {
  * Lists nothing until `start()` (or a first miss) has asked the providers.
  *
  * @example
- * const catalog = createPassthroughCatalog({ specs, reserved: VIDEO_MODEL_IDS, log });
+ * const catalog = createPassthroughCatalog({ specs, reserved: NON_TEXT_MODEL_IDS, log });
  * await catalog.start(); // ≤ 5 s: every provider asked once
  * catalog.resolve('gpt-4.1-2025-04-14'); // listed by the provider → routable
  */

@@ -2,27 +2,18 @@
  * The text feature's entry point for the service container: builds the model catalogue from
  * the config (YAML sections, provider credentials, demo mode) and the service on top of it.
  */
-import { zVideoModelId } from '@modelgate/core/zod';
 import { ConfigError } from '../config/config.js';
 import { parseTextModelConfig, type TextModelSections } from '../config/text-models.js';
 import type { CoreServices } from '../core-services.js';
-import { EMBEDDING_MODEL_IDS } from '../embeddings/models.js';
 import type { FilesService } from '../files/index.js';
-import { IMAGE_MODEL_IDS } from '../images/models.js';
 import { createTextModelCatalog, type TextModelCatalog } from '../models/catalog.js';
+import { NON_TEXT_MODEL_IDS } from '../models/model-kinds.js';
 import { CircuitBreaker } from '../routing/circuit-breaker.js';
 import { Router } from '../routing/router.js';
 import { ownImageLoader } from './own-images.js';
 import { createTextService, type TextService } from './service.js';
 
 export { createTextService, type TextService, type TextServiceDeps } from './service.js';
-
-/**
- * The spec's video model ids (docs/design.md#video): never resolved as text models, even in
- * pass-through mode where any other name goes upstream unchanged. The image model ids
- * (images/models.ts) are reserved the same way.
- */
-export const VIDEO_MODEL_IDS: ReadonlySet<string> = new Set(zVideoModelId.options);
 
 /**
  * `files`: images pointing at uploaded files are inlined from it (text/own-images.ts).
@@ -41,7 +32,7 @@ export function createTextFeature(core: CoreServices, files?: FilesService): Tex
       credentials: { openai: config.providers.openai, anthropic: config.providers.anthropic },
       demo: config.demoMode,
       simulatorUrl: config.simulatorUrl ?? undefined,
-      reservedModelIds: new Set([...VIDEO_MODEL_IDS, ...IMAGE_MODEL_IDS, ...EMBEDDING_MODEL_IDS]),
+      reservedModelIds: NON_TEXT_MODEL_IDS,
       log: core.log.child({ component: 'models' }),
       refresh: { intervalMs: config.routing.modelsRefreshMs },
     });

@@ -3,9 +3,9 @@
  * the charge each image delivered at the price of what the upstream says it made, never more.
  */
 import { describe, expect, it } from 'vitest';
-import { IMAGE_MODELS } from '../../src/images/models.js';
 import { chargedUnits, reservedUnits } from '../../src/images/price.js';
 import { normalizeImageRequest } from '../../src/images/request.js';
+import { IMAGE_MODELS } from '../../src/models/images.js';
 
 const request = (model: string, fields: Record<string, unknown> = {}) =>
   normalizeImageRequest(
