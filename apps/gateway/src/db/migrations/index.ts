@@ -7,6 +7,7 @@ import * as m002 from './002_files_video.js';
 import * as m003 from './003_callbacks.js';
 import * as m004 from './004_ledger.js';
 import * as m005 from './005_usage_requests.js';
+import * as m006 from './006_responses.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -17,4 +18,5 @@ export const migrations: Migration[] = [
   { name: '003_callbacks', up: m003.up },
   { name: '004_ledger', up: m004.up },
   { name: '005_usage_requests', up: m005.up },
+  { name: '006_responses', up: m006.up },
 ];
