@@ -24,10 +24,10 @@ import { DROPPED_PARAMS_HEADER } from '../translate/dropped.js';
 import { inputItems, toChat } from '../translate/responses/request.js';
 import {
   type ChatCompletionLike,
-  customToolNames,
   fromChat,
   responseShell,
   responsesId,
+  toolNaming,
 } from '../translate/responses/response.js';
 import { ResponsesStreamSink } from '../translate/responses/stream.js';
 import type { ResponseStore, StoredResponse } from './store.js';
@@ -87,7 +87,7 @@ export function createResponsesService(deps: {
     if (dropped.length > 0) headers[DROPPED_PARAMS_HEADER] = dropped.join(',');
     const items = [...before, ...inputItems(body.input)];
     const shell = responseShell(responsesId('resp_'), body, Math.floor(Date.now() / 1000));
-    const custom = customToolNames(body);
+    const naming = toolNaming(body);
     const keep = (response: ModelResponse): Promise<void> =>
       body.store === false
         ? Promise.resolve()
@@ -96,14 +96,14 @@ export function createResponsesService(deps: {
           });
     if (answer.kind === 'json') {
       const chat = JSON.parse(Buffer.from(answer.body).toString()) as ChatCompletionLike;
-      const response = fromChat(shell, chat, custom);
+      const response = fromChat(shell, chat, naming);
       await keep(response);
       return { kind: 'json', headers, body: Buffer.from(JSON.stringify(response)) };
     }
     return {
       kind: 'stream',
       headers,
-      write: (sink) => answer.write(new ResponsesStreamSink(sink, shell, custom, keep)),
+      write: (sink) => answer.write(new ResponsesStreamSink(sink, shell, naming, keep)),
     };
   }
 

@@ -79,7 +79,13 @@ function pushItem(messages: ChatMessage[], item: ResponseInputItem, at: string):
     const call: OpenAiToolCall = {
       id: item.call_id ?? item.id ?? '',
       type: 'function',
-      function: { name: item.name ?? '', arguments: item.arguments ?? customArgs(item.input) },
+      function: {
+        name:
+          typeof item.namespace === 'string'
+            ? namespacedName(item.namespace, item.name ?? '')
+            : (item.name ?? ''),
+        arguments: item.arguments ?? customArgs(item.input),
+      },
     };
     const last = messages[messages.length - 1];
     if (last?.role === 'assistant' && 'tool_calls' in last && last.tool_calls) {
@@ -116,34 +122,51 @@ function customArgs(input: string | undefined): string {
   return JSON.stringify({ input: input ?? '' });
 }
 
-/** Function tools map one to one; a custom tool becomes a function taking one string, `input`. */
-function toolOf(tool: ResponseTool, i: number): ChatTool {
+/** A namespaced tool's chat function name: `namespace__name` (chat names allow `[a-zA-Z0-9_-]`). */
+export function namespacedName(namespace: string, name: string): string {
+  return `${namespace}__${name}`;
+}
+
+/**
+ * Function tools map one to one; a custom tool becomes a function taking one string, `input`; a
+ * namespace's tools become functions named `namespace__name`.
+ */
+function toolsOf(tool: ResponseTool, i: number): ChatTool[] {
   const name = tool.name ?? '';
+  const description = tool.description ? { description: tool.description } : {};
   if (tool.type === 'function')
-    return {
-      type: 'function',
-      function: {
-        name,
-        ...(tool.description ? { description: tool.description } : {}),
-        parameters: tool.parameters ?? { type: 'object', properties: {} },
-        ...(tool.strict != null ? { strict: tool.strict } : {}),
-      },
-    };
-  if (tool.type === 'custom')
-    return {
-      type: 'function',
-      function: {
-        name,
-        ...(tool.description ? { description: tool.description } : {}),
-        parameters: {
-          type: 'object',
-          properties: { input: { type: 'string' } },
-          required: ['input'],
+    return [
+      {
+        type: 'function',
+        function: {
+          name,
+          ...description,
+          parameters: tool.parameters ?? { type: 'object', properties: {} },
+          ...(tool.strict != null ? { strict: tool.strict } : {}),
         },
       },
-    };
+    ];
+  if (tool.type === 'custom')
+    return [
+      {
+        type: 'function',
+        function: {
+          name,
+          ...description,
+          parameters: {
+            type: 'object',
+            properties: { input: { type: 'string' } },
+            required: ['input'],
+          },
+        },
+      },
+    ];
+  if (tool.type === 'namespace' && Array.isArray(tool.tools))
+    return (tool.tools as ResponseTool[]).flatMap((inner, j) =>
+      toolsOf({ ...inner, name: namespacedName(name, inner.name ?? '') }, j),
+    );
   throw badRequest(
-    `tools[${i}]: the hosted tool "${tool.type}" cannot run on this gateway's upstreams; only function and custom tools are supported.`,
+    `tools[${i}]: the hosted tool "${tool.type}" cannot run on this gateway's upstreams; only function, custom and namespace tools are supported.`,
     `tools[${i}].type`,
     'unsupported_tool',
   );
@@ -189,7 +212,7 @@ export function toChat(body: CreateResponseRequest, history: ResponseInputItem[]
   for (const [i, item] of inputItems(body.input).entries()) pushItem(messages, item, `input[${i}]`);
   if (messages.length === 0)
     throw badRequest('input must hold at least one item.', 'input', 'missing_required_parameter');
-  const tools = body.tools?.map(toolOf);
+  const tools = body.tools?.flatMap(toolsOf);
   const chat: ChatRequest = { model: body.model, messages };
   if (tools && tools.length > 0) chat.tools = tools;
   const choice = toolChoiceOf(body.tool_choice);

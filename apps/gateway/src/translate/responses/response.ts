@@ -64,33 +64,48 @@ export function callItem(
   };
 }
 
-/**
- * A custom tool travels as a function taking `{ input }` (request.ts); its call goes back to the
- * client as a `custom_tool_call` with that input.
- */
-export function restoreCustomCalls(
-  items: ResponseOutputItem[],
-  custom: ReadonlySet<string>,
-): ResponseOutputItem[] {
-  return items.map((item) => {
-    if (item.type !== 'function_call' || !custom.has(item.name ?? '')) return item;
-    let input = '';
-    try {
-      const parsed: unknown = JSON.parse(item.arguments ?? '{}');
-      if (parsed && typeof parsed === 'object' && 'input' in parsed) input = String(parsed.input);
-    } catch {
-      input = item.arguments ?? '';
-    }
-    const { arguments: _, ...rest } = item;
-    return { ...rest, id: item.id?.replace(/^fc_/, 'ctc_'), type: 'custom_tool_call', input };
-  });
+/** How the request's tools were named on the chat side, to name their calls back. */
+export interface ToolNaming {
+  /** Chat names of custom tools (their calls go back as `custom_tool_call`). */
+  custom: Set<string>;
+  /** Chat name → the namespace and name of a namespaced tool. */
+  namespaced: Map<string, { namespace: string; name: string }>;
 }
 
-/** The names of the request's custom tools. */
-export function customToolNames(body: CreateResponseRequest): Set<string> {
-  return new Set(
-    (body.tools ?? []).flatMap((t) => (t.type === 'custom' && t.name ? [t.name] : [])),
-  );
+export function toolNaming(body: CreateResponseRequest): ToolNaming {
+  const naming: ToolNaming = { custom: new Set(), namespaced: new Map() };
+  for (const tool of body.tools ?? []) {
+    if (tool.type === 'custom' && tool.name) naming.custom.add(tool.name);
+    if (tool.type !== 'namespace' || !Array.isArray(tool.tools)) continue;
+    for (const inner of tool.tools as { type?: string; name?: string }[]) {
+      const chatName = `${tool.name}__${inner.name}`;
+      naming.namespaced.set(chatName, { namespace: String(tool.name), name: String(inner.name) });
+      if (inner.type === 'custom') naming.custom.add(chatName);
+    }
+  }
+  return naming;
+}
+
+/**
+ * A call as the client named its tool: a custom tool travels as a function taking `{ input }`
+ * (request.ts) and goes back as a `custom_tool_call` with that input; a namespaced one gets its
+ * `namespace` and own name back.
+ */
+export function restoreCall(item: ResponseOutputItem, naming: ToolNaming): ResponseOutputItem {
+  if (item.type !== 'function_call') return item;
+  const chatName = item.name ?? '';
+  const inNamespace = naming.namespaced.get(chatName);
+  const named = inNamespace ? { ...item, ...inNamespace } : item;
+  if (!naming.custom.has(chatName)) return named;
+  let input = '';
+  try {
+    const parsed: unknown = JSON.parse(item.arguments ?? '{}');
+    if (parsed && typeof parsed === 'object' && 'input' in parsed) input = String(parsed.input);
+  } catch {
+    input = item.arguments ?? '';
+  }
+  const { arguments: _, ...rest } = named;
+  return { ...rest, id: item.id?.replace(/^fc_/, 'ctc_'), type: 'custom_tool_call', input };
 }
 
 /** The Response's fields that echo the request. */
@@ -157,12 +172,12 @@ export interface ChatCompletionLike {
 
 /**
  * @example
- * fromChat(shell, { choices: [{ message: { content: 'Hi' }, finish_reason: 'stop' }] }, new Set()).output[0].type; // 'message'
+ * fromChat(shell, { choices: [{ message: { content: 'Hi' }, finish_reason: 'stop' }] }, toolNaming(body)).output[0].type; // 'message'
  */
 export function fromChat(
   shell: ModelResponse,
   chat: ChatCompletionLike,
-  custom: ReadonlySet<string>,
+  naming: ToolNaming,
 ): ModelResponse {
   const choice = chat.choices?.[0];
   const output: ResponseOutputItem[] = [];
@@ -172,7 +187,7 @@ export function fromChat(
     output.push(callItem(responsesId('fc_'), call));
   return finishResponse(
     shell,
-    restoreCustomCalls(output, custom),
+    output.map((item) => restoreCall(item, naming)),
     choice?.finish_reason ?? null,
     usageOf(chat.usage),
   );

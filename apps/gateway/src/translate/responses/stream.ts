@@ -13,7 +13,8 @@ import {
   finishResponse,
   messageItem,
   responsesId,
-  restoreCustomCalls,
+  restoreCall,
+  type ToolNaming,
   usageOf,
 } from './response.js';
 
@@ -50,7 +51,7 @@ export class ResponsesStreamSink implements StreamSink {
   constructor(
     private readonly sink: StreamSink,
     private readonly shell: ModelResponse,
-    private readonly custom: ReadonlySet<string>,
+    private readonly naming: ToolNaming,
     private readonly onCompleted: (response: ModelResponse) => Promise<void>,
   ) {
     this.emit({ type: 'response.created', response: shell });
@@ -172,12 +173,14 @@ export class ResponsesStreamSink implements StreamSink {
       this.emit({
         type: 'response.output_item.added',
         output_index: item.output_index,
-        item: this.clean(item),
+        item: restoreCall(this.clean(item), this.naming),
       });
     }
     const piece = delta.function?.arguments ?? '';
     if (piece === '') return;
     open.text += piece;
+    // A custom tool's input is known only whole (it arrives as JSON `{ input }`).
+    if (this.naming.custom.has(String(open.item.name))) return;
     this.emit({
       type: 'response.function_call_arguments.delta',
       item_id: open.item.id,
@@ -195,14 +198,16 @@ export class ResponsesStreamSink implements StreamSink {
     for (const open of this.calls.values()) {
       const index = Number(open.item.output_index);
       const item = this.clean({ ...open.item, status: 'completed', arguments: open.text });
-      this.emit({
-        type: 'response.function_call_arguments.done',
-        item_id: item.id,
-        output_index: index,
-        name: item.name,
-        arguments: open.text,
-      });
-      this.emit({ type: 'response.output_item.done', output_index: index, item });
+      const restored = restoreCall(item, this.naming);
+      if (restored.type === 'function_call')
+        this.emit({
+          type: 'response.function_call_arguments.done',
+          item_id: item.id,
+          output_index: index,
+          name: restored.name,
+          arguments: open.text,
+        });
+      this.emit({ type: 'response.output_item.done', output_index: index, item: restored });
       this.output.push(item);
     }
     this.calls.clear();
@@ -212,7 +217,7 @@ export class ResponsesStreamSink implements StreamSink {
     this.closeMessage();
     this.closeCalls();
     this.ended = true;
-    const output = restoreCustomCalls(this.output, this.custom);
+    const output = this.output.map((item) => restoreCall(item, this.naming));
     const response = finishResponse(this.shell, output, this.finish, this.usage);
     const type = response.status === 'incomplete' ? 'response.incomplete' : 'response.completed';
     // Kept before the client hears it is done, so its next call can name it at once.
