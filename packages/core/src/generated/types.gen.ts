@@ -3187,6 +3187,14 @@ export type CountResponseInputTokensErrors = {
      */
     404: ErrorResponse;
     /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
      * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
      */
     429: ErrorResponse;
@@ -3231,6 +3239,14 @@ export type CompactResponseErrors = {
      * The model is not served by this gateway.
      */
     404: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
     /**
      * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
      */
