@@ -25,6 +25,7 @@ import { createRateLimiter } from './limits/limiter.js';
 import { createMemoryStore } from './limits/memory-store.js';
 import type { Logger } from './observability/logger.js';
 import { type Metrics, registerStandardMetrics } from './observability/metrics.js';
+import { createResponsesFeature, type ResponsesService } from './responses/index.js';
 import { createTextFeature, type TextService } from './text/index.js';
 import { createVideoFeature, type VideoService } from './video/index.js';
 
@@ -35,6 +36,7 @@ export interface Services extends CoreServices {
   video: VideoService;
   callbacks: CallbacksService;
   text: TextService;
+  responses: ResponsesService;
   images: ImagesService;
   embeddings: EmbeddingsService;
 }
@@ -111,6 +113,7 @@ async function createFeatureServices(core: CoreServices): Promise<Services> {
   services.files = await createFilesFeature(core);
   services.callbacks = createCallbacksFeature(core);
   services.text = createTextFeature(services, services.files);
+  services.responses = createResponsesFeature(core, services.text);
   const { catalog } = services.text;
   const isTextModel = (id: string) => catalog.resolve(id) !== null;
   services.images = createImagesFeature(

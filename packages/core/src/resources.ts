@@ -11,6 +11,8 @@ import {
 } from './generated/client/index.js';
 import {
   cancelVideoGeneration,
+  compactResponse,
+  countResponseInputTokens,
   createChatCompletion,
   createCompletion,
   createEmbedding,
@@ -19,19 +21,23 @@ import {
   createImageEdit,
   createImageVariation,
   createMessage,
+  createResponse,
   createToken,
   createVideoGeneration,
   deleteFile,
+  deleteResponse,
   getCallbackSecret,
   getCreditGrants,
   getFile,
   getKey,
+  getResponse,
   getUsage,
   getVideoGeneration,
   listAuditEntries,
   listCallbackDeliveries,
   listKeys,
   listModels,
+  listResponseInputItems,
   listUsageRecords,
   listVideoGenerations,
   revokeKey,
@@ -45,6 +51,7 @@ import type {
   CallbackDeliveryList,
   CallbackSecret,
   ChatCompletion,
+  CompactedResponse,
   Completion,
   CreateChatCompletionRequest,
   CreateCompletionRequest,
@@ -54,10 +61,12 @@ import type {
   CreateImageRequest,
   CreateImageVariationRequest,
   CreateMessageRequest,
+  CreateResponseRequest,
   CreateTokenRequest,
   CreateVideoGenerationRequest,
   CreditSummary,
   DeletedFile,
+  DeletedResponse,
   EmbeddingList,
   FileObject,
   GetUsageData,
@@ -69,6 +78,9 @@ import type {
   ListVideoGenerationsData,
   Message,
   ModelList,
+  Response as ModelResponse,
+  ResponseInputItemList,
+  ResponseInputTokens,
   RotateCallbackSecretRequest,
   Token,
   UpdateKeyRequest,
@@ -177,6 +189,53 @@ export function createResources(config: ResolvedClientOptions) {
       /** `POST /v1/messages`, the vendor-native messages format (non-streaming). */
       create: (body: NonStreaming<CreateMessageRequest>, options?: CallOptions): Promise<Message> =>
         invoke((fetch) => createMessage(args(fetch, options, { body })), options, 'zMessage'),
+    },
+    responses: {
+      /** `POST /v1/responses`, OpenAI's Responses API (non-streaming). */
+      create: (
+        body: NonStreaming<CreateResponseRequest>,
+        options?: CallOptions,
+      ): Promise<ModelResponse> =>
+        invoke((fetch) => createResponse(args(fetch, options, { body })), options, 'zResponse'),
+      /** `GET /v1/responses/{id}`: a response the key created, while the gateway keeps it. */
+      retrieve: (id: string, options?: CallOptions): Promise<ModelResponse> =>
+        invoke(
+          (fetch) => getResponse(args(fetch, options, { path: { response_id: id } })),
+          options,
+          'zResponse',
+        ),
+      /** `DELETE /v1/responses/{id}`. */
+      delete: (id: string, options?: CallOptions): Promise<DeletedResponse> =>
+        invoke(
+          (fetch) => deleteResponse(args(fetch, options, { path: { response_id: id } })),
+          options,
+          'zDeletedResponse',
+        ),
+      inputItems: {
+        /** `GET /v1/responses/{id}/input_items`: the items the response was created from. */
+        list: (id: string, options?: CallOptions): Promise<ResponseInputItemList> =>
+          invoke(
+            (fetch) => listResponseInputItems(args(fetch, options, { path: { response_id: id } })),
+            options,
+            'zResponseInputItemList',
+          ),
+      },
+      inputTokens: {
+        /** `POST /v1/responses/input_tokens`: the gateway's estimate, not billed. */
+        count: (body: CreateResponseRequest, options?: CallOptions): Promise<ResponseInputTokens> =>
+          invoke(
+            (fetch) => countResponseInputTokens(args(fetch, options, { body })),
+            options,
+            'zResponseInputTokens',
+          ),
+      },
+      /** `POST /v1/responses/compact`: the conversation summarised by the model. */
+      compact: (body: CreateResponseRequest, options?: CallOptions): Promise<CompactedResponse> =>
+        invoke(
+          (fetch) => compactResponse(args(fetch, options, { body })),
+          options,
+          'zCompactedResponse',
+        ),
     },
     models: {
       /**

@@ -12,6 +12,7 @@ import { type CallbackSettings, callbackSection, callbackVariables } from './cal
 import { type DatabaseSettings, databaseSection, databaseVariables } from './database.js';
 import { type LimitsSettings, limitsSection, limitsVariables } from './limits.js';
 import { type ProviderEnv, readProviderEnv } from './providers-env.js';
+import { type ResponsesSettings, responsesSection, responsesVariables } from './responses.js';
 import { type RoutingSettings, routingSection, routingVariables } from './routing.js';
 import { ConfigError, type Env, readSection } from './section.js';
 import { type ServerSettings, serverSection, serverVariables } from './server.js';
@@ -48,6 +49,7 @@ export const CONFIG_VARIABLES = {
   routing: routingVariables,
   video: videoVariables,
   callbacks: callbackVariables,
+  responses: responsesVariables,
 };
 
 export interface Config extends ServerSettings, DatabaseSettings, StorageSettings, LimitsSettings {
@@ -57,6 +59,8 @@ export interface Config extends ServerSettings, DatabaseSettings, StorageSetting
   video: VideoSettings;
   /** Callback delivery's settings (MODELGATE_CALLBACK_*, YAML `callbacks:`). */
   callbacks: CallbackSettings;
+  /** Responses API state retention (MODELGATE_RESPONSES_RETENTION_DAYS). */
+  responses: ResponsesSettings;
   /** MODELGATE_CONFIG path, or null. */
   configPath: string | null;
   /** The parsed YAML (empty object without a file). */
@@ -135,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     routing: readSection('routing', routingSection, { env }),
     video: readSection('video', videoSection, { env, file: file.video }),
     callbacks: readSection('callbacks', callbackSection, { env, file: file.callbacks }),
+    responses: readSection('responses', responsesSection, { env }),
     configPath,
     file,
     providers,

@@ -40,6 +40,27 @@ const SAMPLES: Record<Operation, Sample> = {
     path: '/v1/messages',
     json: { model: 'claude-haiku-4-5', max_tokens: 4, messages: [{ role: 'user', content: 'hi' }] },
   },
+  'POST /v1/responses': {
+    method: 'POST',
+    path: '/v1/responses',
+    json: { model: 'gpt-4o-mini', input: 'hi', max_output_tokens: 4 },
+  },
+  'GET /v1/responses/{response_id}': { method: 'GET', path: '/v1/responses/resp_nope' },
+  'DELETE /v1/responses/{response_id}': { method: 'DELETE', path: '/v1/responses/resp_nope' },
+  'GET /v1/responses/{response_id}/input_items': {
+    method: 'GET',
+    path: '/v1/responses/resp_nope/input_items',
+  },
+  'POST /v1/responses/input_tokens': {
+    method: 'POST',
+    path: '/v1/responses/input_tokens',
+    json: { model: 'gpt-4o-mini', input: 'hi' },
+  },
+  'POST /v1/responses/compact': {
+    method: 'POST',
+    path: '/v1/responses/compact',
+    json: { model: 'gpt-4o-mini', input: 'hi' },
+  },
   'POST /v1/images/generations': {
     method: 'POST',
     path: '/v1/images/generations',

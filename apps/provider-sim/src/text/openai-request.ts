@@ -83,7 +83,7 @@ function checkFields(body: Record<string, unknown>, known: ReadonlySet<string>):
   }
 }
 
-function checkModel(model: unknown): string {
+export function checkModel(model: unknown): string {
   if (model === undefined || model === null)
     throw badRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
   if (typeof model !== 'string' || model.length === 0)

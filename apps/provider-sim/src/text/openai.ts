@@ -8,6 +8,7 @@ import type { RouteDef } from '../router.js';
 import { chatCompletions } from './openai-chat.js';
 import { completions } from './openai-completions.js';
 import { getModel, listModels } from './openai-models.js';
+import { responses } from './openai-responses.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'invalid_request_error',
@@ -50,6 +51,7 @@ export const openaiProvider: Provider = {
 export const openaiRoutes: RouteDef[] = [
   { method: 'POST', path: '/chat/completions', handler: chatCompletions },
   { method: 'POST', path: '/completions', handler: completions },
+  { method: 'POST', path: '/responses', handler: responses },
   { method: 'GET', path: '/models', handler: listModels },
   { method: 'GET', path: '/models/*', name: 'GET /openai/v1/models/{id}', handler: getModel },
   { method: 'POST', path: '/images/generations', handler: imageGenerations },

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client/index.js';
-import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateEmbeddingData, CreateEmbeddingErrors, CreateEmbeddingResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateImageData, CreateImageEditData, CreateImageEditErrors, CreateImageEditResponses, CreateImageErrors, CreateImageResponses, CreateImageVariationData, CreateImageVariationErrors, CreateImageVariationResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListAuditEntriesData, ListAuditEntriesErrors, ListAuditEntriesResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
+import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CompactResponseData, CompactResponseErrors, CompactResponseResponses, CountResponseInputTokensData, CountResponseInputTokensErrors, CountResponseInputTokensResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateEmbeddingData, CreateEmbeddingErrors, CreateEmbeddingResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateImageData, CreateImageEditData, CreateImageEditErrors, CreateImageEditResponses, CreateImageErrors, CreateImageResponses, CreateImageVariationData, CreateImageVariationErrors, CreateImageVariationResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateResponseData, CreateResponseErrors, CreateResponseResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteResponseData, DeleteResponseErrors, DeleteResponseResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetResponseData, GetResponseErrors, GetResponseResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListAuditEntriesData, ListAuditEntriesErrors, ListAuditEntriesResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListResponseInputItemsData, ListResponseInputItemsErrors, ListResponseInputItemsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -136,6 +136,113 @@ export const createCompletion = <ThrowOnError extends boolean = false>(options: 
 export const createMessage = <ThrowOnError extends boolean = false>(options: Options<CreateMessageData, ThrowOnError>) => (options.client ?? client).post<CreateMessageResponses, CreateMessageErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'x-api-key', type: 'apiKey' }],
     url: '/v1/messages',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Create a model response (OpenAI Responses API)
+ *
+ * OpenAI's Responses API on any configured text model (a model served
+ * by Anthropic is translated through the chat format, streaming
+ * included). Codex CLI, the OpenAI Agents SDK and the AI SDK's default
+ * OpenAI provider use this path.
+ *
+ * `input` is a string or a list of items: messages (`user`,
+ * `assistant`, `system`, `developer`) with text, image and file parts,
+ * `function_call`, `function_call_output` and `reasoning` items.
+ * Function and custom tools run on the client; a hosted tool the
+ * upstream cannot run (`web_search`, `file_search`,
+ * `code_interpreter`, …) is a 400 naming it.
+ *
+ * **State.** Each response is kept by the gateway for the key that
+ * created it (`MODELGATE_RESPONSES_RETENTION_DAYS`), so
+ * `previous_response_id` works on any model; another key's id is a 404.
+ *
+ * **Streaming.** With `"stream": true`: server-sent events, each an
+ * `event: <type>` line and a `data:` line with a `sequence_number`:
+ * `response.created`, `response.in_progress`, per output item
+ * `response.output_item.added`, `response.content_part.added`,
+ * `response.output_text.delta`… / `response.function_call_arguments.delta`…,
+ * their `.done`, `response.content_part.done`,
+ * `response.output_item.done`, then `response.completed`. A failure
+ * after the stream started ends it with one `response.failed`.
+ *
+ * Billing, limits and failover are those of the chat path.
+ *
+ */
+export const createResponse = <ThrowOnError extends boolean = false>(options: Options<CreateResponseData, ThrowOnError>) => (options.client ?? client).post<CreateResponseResponses, CreateResponseErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/responses',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a response
+ */
+export const deleteResponse = <ThrowOnError extends boolean = false>(options: Options<DeleteResponseData, ThrowOnError>) => (options.client ?? client).delete<DeleteResponseResponses, DeleteResponseErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/responses/{response_id}',
+    ...options
+});
+
+/**
+ * Retrieve a response
+ *
+ * A response the key created and the gateway still keeps; another key's id is a 404.
+ */
+export const getResponse = <ThrowOnError extends boolean = false>(options: Options<GetResponseData, ThrowOnError>) => (options.client ?? client).get<GetResponseResponses, GetResponseErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/responses/{response_id}',
+    ...options
+});
+
+/**
+ * List a response's input items
+ *
+ * The items the response was created from (the previous responses' too), oldest first.
+ */
+export const listResponseInputItems = <ThrowOnError extends boolean = false>(options: Options<ListResponseInputItemsData, ThrowOnError>) => (options.client ?? client).get<ListResponseInputItemsResponses, ListResponseInputItemsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/responses/{response_id}/input_items',
+    ...options
+});
+
+/**
+ * Count a response's input tokens
+ *
+ * The gateway's own estimate of the input tokens a create call with
+ * this body would use (`estimated: true`); not billed.
+ *
+ */
+export const countResponseInputTokens = <ThrowOnError extends boolean = false>(options: Options<CountResponseInputTokensData, ThrowOnError>) => (options.client ?? client).post<CountResponseInputTokensResponses, CountResponseInputTokensErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/responses/input_tokens',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Compact a conversation
+ *
+ * Summarises the conversation (`input`, after `previous_response_id`'s
+ * items) with the model, billed like a create call. The output is the
+ * user messages followed by one `compaction` item holding the summary.
+ *
+ */
+export const compactResponse = <ThrowOnError extends boolean = false>(options: Options<CompactResponseData, ThrowOnError>) => (options.client ?? client).post<CompactResponseResponses, CompactResponseErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/responses/compact',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -1750,6 +1750,208 @@ export type FileObject = {
 };
 
 /**
+ * A Responses API create body. Fields the gateway acts on are checked;
+ * the others are passed on (or dropped in translation and listed in
+ * `x-modelgate-dropped-params`).
+ *
+ */
+export type CreateResponseRequest = {
+    model: string;
+    input?: string | Array<ResponseInputItem>;
+    instructions?: string | null;
+    tools?: Array<ResponseTool>;
+    tool_choice?: 'none' | 'auto' | 'required' | {
+        type: string;
+        name?: string;
+        [key: string]: unknown;
+    };
+    parallel_tool_calls?: boolean | null;
+    stream?: boolean | null;
+    previous_response_id?: string | null;
+    max_output_tokens?: number | null;
+    temperature?: number | null;
+    top_p?: number | null;
+    store?: boolean | null;
+    metadata?: {
+        [key: string]: string;
+    } | null;
+    include?: Array<string> | null;
+    truncation?: 'auto' | 'disabled' | null;
+    reasoning?: {
+        effort?: string | null;
+        summary?: string | null;
+        [key: string]: unknown;
+    } | null;
+    text?: {
+        format?: ResponseTextFormat;
+        [key: string]: unknown;
+    };
+    [key: string]: unknown;
+};
+
+export type ResponseTextFormat = {
+    type: 'text' | 'json_schema' | 'json_object';
+    name?: string;
+    schema?: {
+        [key: string]: unknown;
+    };
+    strict?: boolean | null;
+    description?: string;
+    [key: string]: unknown;
+};
+
+/**
+ * One input item: a message (`type` `message` or absent, with `role`
+ * and `content`), a `function_call`, a `function_call_output`, a
+ * `custom_tool_call`, a `custom_tool_call_output` or a `reasoning` item.
+ *
+ */
+export type ResponseInputItem = {
+    type?: string;
+    id?: string;
+    role?: 'user' | 'assistant' | 'system' | 'developer';
+    content?: string | Array<ResponseContentPart>;
+    call_id?: string;
+    name?: string;
+    arguments?: string;
+    input?: string;
+    output?: string | Array<ResponseContentPart>;
+    summary?: Array<{
+        [key: string]: unknown;
+    }>;
+    status?: string;
+    [key: string]: unknown;
+};
+
+/**
+ * `input_text`, `output_text`, `input_image`, `input_file`, `refusal` or `summary_text`.
+ */
+export type ResponseContentPart = {
+    type: string;
+    text?: string;
+    image_url?: string | null;
+    file_id?: string | null;
+    file_data?: string;
+    filename?: string;
+    detail?: string;
+    [key: string]: unknown;
+};
+
+/**
+ * A `function` or `custom` tool; any other (hosted) type is refused with a 400 naming it.
+ */
+export type ResponseTool = {
+    type: string;
+    name?: string;
+    description?: string | null;
+    parameters?: {
+        [key: string]: unknown;
+    } | null;
+    strict?: boolean | null;
+    [key: string]: unknown;
+};
+
+/**
+ * A `message` (with `output_text` parts), a `function_call`, a `custom_tool_call` or a `reasoning` item.
+ */
+export type ResponseOutputItem = {
+    type: string;
+    id?: string;
+    status?: string;
+    role?: string;
+    content?: Array<{
+        [key: string]: unknown;
+    }>;
+    call_id?: string;
+    name?: string;
+    arguments?: string;
+    summary?: Array<{
+        [key: string]: unknown;
+    }>;
+    [key: string]: unknown;
+};
+
+export type ResponseUsage = {
+    input_tokens: number;
+    input_tokens_details: {
+        cached_tokens: number;
+    };
+    output_tokens: number;
+    output_tokens_details: {
+        reasoning_tokens: number;
+    };
+    total_tokens: number;
+};
+
+export type Response = {
+    id: string;
+    object: 'response';
+    created_at: number;
+    status: 'completed' | 'failed' | 'in_progress' | 'cancelled' | 'queued' | 'incomplete';
+    model: string;
+    output: Array<ResponseOutputItem>;
+    output_text?: string;
+    usage?: ResponseUsage;
+    error?: {
+        [key: string]: unknown;
+    } | null;
+    incomplete_details?: {
+        [key: string]: unknown;
+    } | null;
+    instructions?: string | null;
+    previous_response_id?: string | null;
+    metadata?: {
+        [key: string]: string;
+    } | null;
+    [key: string]: unknown;
+};
+
+export type ResponseStreamEvent = {
+    type: string;
+    sequence_number: number;
+    response?: Response;
+    item?: ResponseOutputItem;
+    output_index?: number;
+    content_index?: number;
+    item_id?: string;
+    delta?: string;
+    [key: string]: unknown;
+};
+
+export type DeletedResponse = {
+    id: string;
+    object: 'response';
+    deleted: boolean;
+};
+
+export type ResponseInputItemList = {
+    object: 'list';
+    data: Array<ResponseInputItem>;
+    first_id?: string | null;
+    last_id?: string | null;
+    has_more: boolean;
+};
+
+export type ResponseInputTokens = {
+    object: 'response.input_tokens';
+    input_tokens: number;
+    /**
+     * Always true here; the gateway's own count.
+     */
+    estimated?: boolean;
+};
+
+export type CompactedResponse = {
+    id: string;
+    object: 'response.compaction';
+    created_at: number;
+    output: Array<{
+        [key: string]: unknown;
+    }>;
+    usage: ResponseUsage;
+};
+
+/**
  * Confirmation of a deletion.
  */
 export type DeletedFile = {
@@ -2377,6 +2579,11 @@ export type UsageReport = {
 };
 
 /**
+ * The response's id (`resp_…`).
+ */
+export type ResponseId = string;
+
+/**
  * The file's id (`file-…`).
  */
 export type FileId = string;
@@ -2834,6 +3041,309 @@ export type CreateMessageResponses = {
 };
 
 export type CreateMessageResponse = CreateMessageResponses[keyof CreateMessageResponses];
+
+export type CreateResponseData = {
+    body: CreateResponseRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/responses';
+};
+
+export type CreateResponseErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     */
+    402: ErrorResponse;
+    /**
+     * The key may not use this model (its `models` list excludes it).
+     */
+    403: ErrorResponse;
+    /**
+     * The model is not served by this gateway.
+     */
+    404: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * Every eligible upstream deployment failed (after failover).
+     */
+    502: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+    /**
+     * The upstream provider did not answer in time (after failover).
+     */
+    504: ErrorResponse;
+};
+
+export type CreateResponseError = CreateResponseErrors[keyof CreateResponseErrors];
+
+export type CreateResponseResponses = {
+    /**
+     * The response (`application/json`), or with `"stream": true` a
+     * server-sent event stream of `ResponseStreamEvent`s.
+     *
+     */
+    200: Response;
+};
+
+export type CreateResponseResponse = CreateResponseResponses[keyof CreateResponseResponses];
+
+export type DeleteResponseData = {
+    body?: never;
+    path: {
+        /**
+         * The response's id (`resp_…`).
+         */
+        response_id: string;
+    };
+    query?: never;
+    url: '/v1/responses/{response_id}';
+};
+
+export type DeleteResponseErrors = {
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+};
+
+export type DeleteResponseError = DeleteResponseErrors[keyof DeleteResponseErrors];
+
+export type DeleteResponseResponses = {
+    /**
+     * The response is deleted.
+     */
+    200: DeletedResponse;
+};
+
+export type DeleteResponseResponse = DeleteResponseResponses[keyof DeleteResponseResponses];
+
+export type GetResponseData = {
+    body?: never;
+    path: {
+        /**
+         * The response's id (`resp_…`).
+         */
+        response_id: string;
+    };
+    query?: never;
+    url: '/v1/responses/{response_id}';
+};
+
+export type GetResponseErrors = {
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+};
+
+export type GetResponseError = GetResponseErrors[keyof GetResponseErrors];
+
+export type GetResponseResponses = {
+    /**
+     * The response.
+     */
+    200: Response;
+};
+
+export type GetResponseResponse = GetResponseResponses[keyof GetResponseResponses];
+
+export type ListResponseInputItemsData = {
+    body?: never;
+    path: {
+        /**
+         * The response's id (`resp_…`).
+         */
+        response_id: string;
+    };
+    query?: never;
+    url: '/v1/responses/{response_id}/input_items';
+};
+
+export type ListResponseInputItemsErrors = {
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+};
+
+export type ListResponseInputItemsError = ListResponseInputItemsErrors[keyof ListResponseInputItemsErrors];
+
+export type ListResponseInputItemsResponses = {
+    /**
+     * The input items.
+     */
+    200: ResponseInputItemList;
+};
+
+export type ListResponseInputItemsResponse = ListResponseInputItemsResponses[keyof ListResponseInputItemsResponses];
+
+export type CountResponseInputTokensData = {
+    body: CreateResponseRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/responses/input_tokens';
+};
+
+export type CountResponseInputTokensErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The model is not served by this gateway.
+     */
+    404: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+};
+
+export type CountResponseInputTokensError = CountResponseInputTokensErrors[keyof CountResponseInputTokensErrors];
+
+export type CountResponseInputTokensResponses = {
+    /**
+     * The estimate.
+     */
+    200: ResponseInputTokens;
+};
+
+export type CountResponseInputTokensResponse = CountResponseInputTokensResponses[keyof CountResponseInputTokensResponses];
+
+export type CompactResponseData = {
+    body: CreateResponseRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/responses/compact';
+};
+
+export type CompactResponseErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     */
+    402: ErrorResponse;
+    /**
+     * The model is not served by this gateway.
+     */
+    404: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * Every eligible upstream deployment failed (after failover).
+     */
+    502: ErrorResponse;
+};
+
+export type CompactResponseError = CompactResponseErrors[keyof CompactResponseErrors];
+
+export type CompactResponseResponses = {
+    /**
+     * The compacted conversation.
+     */
+    200: CompactedResponse;
+};
+
+export type CompactResponseResponse = CompactResponseResponses[keyof CompactResponseResponses];
 
 export type CreateImageData = {
     body: CreateImageRequest;

@@ -1250,6 +1250,204 @@ export const zFileObject = z.object({
     purpose: z.enum(['image'])
 });
 
+export const zResponseTextFormat = z.looseObject({
+    type: z.enum([
+        'text',
+        'json_schema',
+        'json_object'
+    ]),
+    name: z.string().optional(),
+    schema: z.record(z.string(), z.unknown()).optional(),
+    strict: z.boolean().nullish(),
+    description: z.string().optional()
+});
+
+/**
+ * `input_text`, `output_text`, `input_image`, `input_file`, `refusal` or `summary_text`.
+ */
+export const zResponseContentPart = z.looseObject({
+    type: z.string(),
+    text: z.string().optional(),
+    image_url: z.string().nullish(),
+    file_id: z.string().nullish(),
+    file_data: z.string().optional(),
+    filename: z.string().optional(),
+    detail: z.string().optional()
+});
+
+/**
+ * One input item: a message (`type` `message` or absent, with `role`
+ * and `content`), a `function_call`, a `function_call_output`, a
+ * `custom_tool_call`, a `custom_tool_call_output` or a `reasoning` item.
+ *
+ */
+export const zResponseInputItem = z.looseObject({
+    type: z.string().optional(),
+    id: z.string().optional(),
+    role: z.enum([
+        'user',
+        'assistant',
+        'system',
+        'developer'
+    ]).optional(),
+    content: z.union([
+        z.string(),
+        z.array(zResponseContentPart)
+    ]).optional(),
+    call_id: z.string().optional(),
+    name: z.string().optional(),
+    arguments: z.string().optional(),
+    input: z.string().optional(),
+    output: z.union([
+        z.string(),
+        z.array(zResponseContentPart)
+    ]).optional(),
+    summary: z.array(z.record(z.string(), z.unknown())).optional(),
+    status: z.string().optional()
+});
+
+/**
+ * A `function` or `custom` tool; any other (hosted) type is refused with a 400 naming it.
+ */
+export const zResponseTool = z.looseObject({
+    type: z.string(),
+    name: z.string().optional(),
+    description: z.string().nullish(),
+    parameters: z.record(z.string(), z.unknown()).nullish(),
+    strict: z.boolean().nullish()
+});
+
+/**
+ * A Responses API create body. Fields the gateway acts on are checked;
+ * the others are passed on (or dropped in translation and listed in
+ * `x-modelgate-dropped-params`).
+ *
+ */
+export const zCreateResponseRequest = z.looseObject({
+    model: z.string().min(1).max(256),
+    input: z.union([
+        z.string(),
+        z.array(zResponseInputItem)
+    ]).optional(),
+    instructions: z.string().nullish(),
+    tools: z.array(zResponseTool).optional(),
+    tool_choice: z.union([
+        z.literal('none'),
+        z.literal('auto'),
+        z.literal('required'),
+        z.looseObject({
+            type: z.string(),
+            name: z.string().optional()
+        })
+    ]).optional(),
+    parallel_tool_calls: z.boolean().nullish(),
+    stream: z.boolean().nullish(),
+    previous_response_id: z.string().max(128).nullish(),
+    max_output_tokens: z.int().gte(1).nullish(),
+    temperature: z.number().gte(0).lte(2).nullish(),
+    top_p: z.number().gte(0).lte(1).nullish(),
+    store: z.boolean().nullish(),
+    metadata: z.record(z.string(), z.string()).nullish(),
+    include: z.array(z.string()).nullish(),
+    truncation: z.enum(['auto', 'disabled']).nullish(),
+    reasoning: z.looseObject({
+        effort: z.string().nullish(),
+        summary: z.string().nullish()
+    }).nullish(),
+    text: z.looseObject({
+        format: zResponseTextFormat.optional()
+    }).optional()
+});
+
+/**
+ * A `message` (with `output_text` parts), a `function_call`, a `custom_tool_call` or a `reasoning` item.
+ */
+export const zResponseOutputItem = z.looseObject({
+    type: z.string(),
+    id: z.string().optional(),
+    status: z.string().optional(),
+    role: z.string().optional(),
+    content: z.array(z.record(z.string(), z.unknown())).optional(),
+    call_id: z.string().optional(),
+    name: z.string().optional(),
+    arguments: z.string().optional(),
+    summary: z.array(z.record(z.string(), z.unknown())).optional()
+});
+
+export const zResponseUsage = z.object({
+    input_tokens: z.int(),
+    input_tokens_details: z.object({
+        cached_tokens: z.int()
+    }),
+    output_tokens: z.int(),
+    output_tokens_details: z.object({
+        reasoning_tokens: z.int()
+    }),
+    total_tokens: z.int()
+});
+
+export const zResponse = z.looseObject({
+    id: z.string(),
+    object: z.enum(['response']),
+    created_at: z.int(),
+    status: z.enum([
+        'completed',
+        'failed',
+        'in_progress',
+        'cancelled',
+        'queued',
+        'incomplete'
+    ]),
+    model: z.string(),
+    output: z.array(zResponseOutputItem),
+    output_text: z.string().optional(),
+    usage: zResponseUsage.optional(),
+    error: z.record(z.string(), z.unknown()).nullish(),
+    incomplete_details: z.record(z.string(), z.unknown()).nullish(),
+    instructions: z.string().nullish(),
+    previous_response_id: z.string().nullish(),
+    metadata: z.record(z.string(), z.string()).nullish()
+});
+
+export const zResponseStreamEvent = z.looseObject({
+    type: z.string(),
+    sequence_number: z.int(),
+    response: zResponse.optional(),
+    item: zResponseOutputItem.optional(),
+    output_index: z.int().optional(),
+    content_index: z.int().optional(),
+    item_id: z.string().optional(),
+    delta: z.string().optional()
+});
+
+export const zDeletedResponse = z.object({
+    id: z.string(),
+    object: z.enum(['response']),
+    deleted: z.boolean()
+});
+
+export const zResponseInputItemList = z.object({
+    object: z.enum(['list']),
+    data: z.array(zResponseInputItem),
+    first_id: z.string().nullish(),
+    last_id: z.string().nullish(),
+    has_more: z.boolean()
+});
+
+export const zResponseInputTokens = z.object({
+    object: z.enum(['response.input_tokens']),
+    input_tokens: z.int(),
+    estimated: z.boolean().optional()
+});
+
+export const zCompactedResponse = z.object({
+    id: z.string(),
+    object: z.enum(['response.compaction']),
+    created_at: z.int(),
+    output: z.array(z.record(z.string(), z.unknown())),
+    usage: zResponseUsage
+});
+
 /**
  * Confirmation of a deletion.
  */
@@ -1816,6 +2014,11 @@ export const zUsageReport = z.object({
 });
 
 /**
+ * The response's id (`resp_…`).
+ */
+export const zResponseId = z.string().min(1).max(128);
+
+/**
  * The file's id (`file-…`).
  */
 export const zFileId = z.string().min(1).max(128);
@@ -2046,6 +2249,56 @@ export const zCreateMessageHeaders = z.object({
  *
  */
 export const zCreateMessageResponse = zMessage;
+
+export const zCreateResponseBody = zCreateResponseRequest;
+
+/**
+ * The response (`application/json`), or with `"stream": true` a
+ * server-sent event stream of `ResponseStreamEvent`s.
+ *
+ */
+export const zCreateResponseResponse = zResponse;
+
+export const zDeleteResponsePath = z.object({
+    response_id: z.string().min(1).max(128)
+});
+
+/**
+ * The response is deleted.
+ */
+export const zDeleteResponseResponse = zDeletedResponse;
+
+export const zGetResponsePath = z.object({
+    response_id: z.string().min(1).max(128)
+});
+
+/**
+ * The response.
+ */
+export const zGetResponseResponse = zResponse;
+
+export const zListResponseInputItemsPath = z.object({
+    response_id: z.string().min(1).max(128)
+});
+
+/**
+ * The input items.
+ */
+export const zListResponseInputItemsResponse = zResponseInputItemList;
+
+export const zCountResponseInputTokensBody = zCreateResponseRequest;
+
+/**
+ * The estimate.
+ */
+export const zCountResponseInputTokensResponse = zResponseInputTokens;
+
+export const zCompactResponseBody = zCreateResponseRequest;
+
+/**
+ * The compacted conversation.
+ */
+export const zCompactResponseResponse = zCompactedResponse;
 
 export const zCreateImageBody = zCreateImageRequest;
 

@@ -8,6 +8,7 @@ import * as m003 from './003_callbacks.js';
 import * as m004 from './004_ledger.js';
 import * as m005 from './005_usage_requests.js';
 import * as m006 from './006_audit.js';
+import * as m007 from './007_responses.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -19,4 +20,5 @@ export const migrations: Migration[] = [
   { name: '004_ledger', up: m004.up },
   { name: '005_usage_requests', up: m005.up },
   { name: '006_audit', up: m006.up },
+  { name: '007_responses', up: m007.up },
 ];

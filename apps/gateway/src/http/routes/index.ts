@@ -17,6 +17,7 @@ import { registerFileRoutes } from './files.js';
 import { registerImageRoutes } from './images.js';
 import { registerKeyRoutes } from './keys.js';
 import { registerModelRoutes } from './models.js';
+import { registerResponseRoutes } from './responses.js';
 import { registerUsageRoutes } from './usage.js';
 import { registerVideoRoutes } from './video.js';
 
@@ -27,6 +28,7 @@ export const routeGroups: RouteGroup[] = [
   registerModelRoutes,
   registerImageRoutes,
   registerEmbeddingRoutes,
+  registerResponseRoutes,
   registerFileRoutes,
   registerVideoRoutes,
   registerCallbackRoutes,

@@ -9,6 +9,7 @@ import type { AuthKey, KeyService } from '../../keys/keys.js';
 import type { RateLimiter } from '../../limits/limiter.js';
 import type { Logger } from '../../observability/logger.js';
 import type { StandardMetrics } from '../../observability/metrics.js';
+import type { ResponsesService } from '../../responses/index.js';
 import type { Services } from '../../services.js';
 import { OVERHEAD_HEADER, type TextAnswer, type TextService } from '../../text/service.js';
 import { abortWhenClientGone } from '../client-abort.js';
@@ -29,6 +30,7 @@ import type { TextRoute } from './routes.js';
 /** What every exchange on the edge shares: the services it calls and the settings it applies. */
 export interface EdgeContext {
   text: TextService;
+  responses: ResponsesService;
   keys: KeyService;
   limiter: RateLimiter;
   log: Logger;
@@ -47,6 +49,7 @@ export class TextExchange {
   static context(services: Services): EdgeContext {
     return {
       text: services.text,
+      responses: services.responses,
       keys: services.keys,
       limiter: services.limiter,
       log: services.log,
@@ -106,12 +109,16 @@ export class TextExchange {
     const body = await readBodyWithin(this.req, ctx.maxJsonBytes);
     this.bodyRead = true;
     const request = route.toRequest(parseJsonBody(body.toString(), this.header('content-type')));
-    const answer = await ctx.text.generate(request, {
+    const textCtx = {
       key,
       requestId: this.requestId,
       startedAt: this.startedAt,
       abort: abortWhenClientGone(this.res),
-    });
+    };
+    const answer =
+      request.format === 'responses'
+        ? await ctx.responses.create(request.body, textCtx)
+        : await ctx.text.generate(request, textCtx);
     Object.assign(answer.headers, routeHeaders);
     return answer;
   }

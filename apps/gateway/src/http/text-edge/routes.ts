@@ -3,10 +3,12 @@
  * request into a typed {@link TextRequest}: the JSON body validated with the spec's zod schema (a
  * fast path recognises the common plain-text bodies) and, for messages, the version header.
  */
+import type { CreateResponseRequest } from '@modelgate/core';
 import {
   zCreateChatCompletionRequest,
   zCreateCompletionRequest,
   zCreateMessageRequest,
+  zCreateResponseRequest,
 } from '@modelgate/core/zod';
 import { badRequest } from '../../errors/api-error.js';
 import type { TextRequest } from '../../text/service.js';
@@ -66,6 +68,11 @@ function nonBlank(header: HeaderReader, name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
+/** A text-path request, or a Responses API create (served by the responses service over the text path). */
+export type EdgeRequest =
+  | TextRequest
+  | { readonly format: 'responses'; readonly body: CreateResponseRequest };
+
 export interface TextRoute {
   path: string;
   /**
@@ -74,7 +81,7 @@ export interface TextRoute {
    */
   readHeaders(header: HeaderReader): Record<string, string>;
   /** The typed request from the parsed JSON body (400 where the spec's schema refuses it). */
-  toRequest(body: unknown): TextRequest;
+  toRequest(body: unknown): EdgeRequest;
 }
 
 const NO_HEADERS: Record<string, string> = {};
@@ -108,6 +115,11 @@ export const TEXT_ROUTES: readonly TextRoute[] = [
       format: 'messages',
       body: messagesBodyFastPath(raw) ?? validateBody(zCreateMessageRequest, raw),
     }),
+  },
+  {
+    path: '/v1/responses',
+    readHeaders: () => NO_HEADERS,
+    toRequest: (raw) => ({ format: 'responses', body: validateBody(zCreateResponseRequest, raw) }),
   },
 ];
 

@@ -1,0 +1,189 @@
+/**
+ * The Responses API on the text path. A create call is translated to the chat format (the pivot,
+ * translate/responses/) and served by the text service — model resolution, the quota hold,
+ * limits, failover, logs and metrics are the chat path's — then its answer is translated back.
+ * The gateway keeps each stored response itself (store.ts), so `previous_response_id`, retrieve,
+ * delete and input items work on any model.
+ */
+import type {
+  CompactedResponse,
+  CreateResponseRequest,
+  DeletedResponse,
+  Response as ModelResponse,
+  ResponseInputItem,
+  ResponseInputItemList,
+  ResponseInputTokens,
+  ResponseOutputItem,
+} from '@modelgate/core';
+import { notFound } from '../errors/api-error.js';
+import type { AuthKey } from '../keys/keys.js';
+import type { Logger } from '../observability/logger.js';
+import type { TextAnswer, TextRequestContext, TextService } from '../text/service.js';
+import { countInputTokens } from '../text/tokens.js';
+import { DROPPED_PARAMS_HEADER } from '../translate/dropped.js';
+import { inputItems, toChat } from '../translate/responses/request.js';
+import {
+  type ChatCompletionLike,
+  fromChat,
+  responseShell,
+  responsesId,
+  toolNaming,
+} from '../translate/responses/response.js';
+import { ResponsesStreamSink } from '../translate/responses/stream.js';
+import type { ResponseStore, StoredResponse } from './store.js';
+
+export interface ResponsesService {
+  create(body: CreateResponseRequest, ctx: TextRequestContext): Promise<TextAnswer>;
+  retrieve(key: AuthKey, id: string): Promise<ModelResponse>;
+  remove(key: AuthKey, id: string): Promise<DeletedResponse>;
+  inputItems(key: AuthKey, id: string): Promise<ResponseInputItemList>;
+  inputTokens(key: AuthKey, body: CreateResponseRequest): Promise<ResponseInputTokens>;
+  compact(body: CreateResponseRequest, ctx: TextRequestContext): Promise<CompactedResponse>;
+}
+
+const missing = (id: string) =>
+  notFound(`No response found with id '${id}'.`, 'response_not_found', 'response_id');
+
+/** An output item as the next turn's input item (the same fields, re-typed for the input side). */
+function asInput(item: ResponseOutputItem): ResponseInputItem {
+  if (item.type === 'message')
+    return {
+      type: 'message',
+      role: 'assistant',
+      content: (item.content ?? []).map((p) => ({
+        type: 'output_text',
+        text: typeof p.text === 'string' ? p.text : '',
+      })),
+    };
+  const { content: _, summary: __, role: ___, ...rest } = item;
+  return rest;
+}
+
+/** The summary prompt of a compaction: what the next turns need, in the model's own words. */
+const COMPACT_INSTRUCTIONS =
+  'Summarise the conversation so far for your own later use: the goal, decisions, facts learned, ' +
+  'tool results that matter and what remains to do. Be complete but brief.';
+
+export function createResponsesService(deps: {
+  text: TextService;
+  store: ResponseStore;
+  log: Logger;
+}): ResponsesService {
+  const { text, store, log } = deps;
+
+  async function history(key: AuthKey, id: string | null | undefined) {
+    if (!id) return [];
+    const previous = await store.load(key.id, id);
+    if (!previous) throw missing(id);
+    return [...previous.items, ...previous.response.output.map(asInput)];
+  }
+
+  async function create(body: CreateResponseRequest, ctx: TextRequestContext): Promise<TextAnswer> {
+    const before = await history(ctx.key, body.previous_response_id);
+    const pivot = toChat(body, before);
+    const answer = await text.generate({ format: 'chat', body: pivot.body }, ctx);
+    const headers = { ...answer.headers };
+    const dropped = [headers[DROPPED_PARAMS_HEADER], ...pivot.dropped].filter(Boolean);
+    if (dropped.length > 0) headers[DROPPED_PARAMS_HEADER] = dropped.join(',');
+    const items = [...before, ...inputItems(body.input)];
+    const shell = responseShell(responsesId('resp_'), body, Math.floor(Date.now() / 1000));
+    const naming = toolNaming(body);
+    const keep = (response: ModelResponse): Promise<void> =>
+      body.store === false
+        ? Promise.resolve()
+        : store.save(ctx.key.id, { items, response }).catch((err: unknown) => {
+            log.error('could not keep a response', { response_id: response.id, err });
+          });
+    if (answer.kind === 'json') {
+      const chat = JSON.parse(Buffer.from(answer.body).toString()) as ChatCompletionLike;
+      const response = fromChat(shell, chat, naming);
+      await keep(response);
+      return { kind: 'json', headers, body: Buffer.from(JSON.stringify(response)) };
+    }
+    return {
+      kind: 'stream',
+      headers,
+      write: (sink) => answer.write(new ResponsesStreamSink(sink, shell, naming, keep)),
+    };
+  }
+
+  async function stored(key: AuthKey, id: string): Promise<StoredResponse> {
+    const found = await store.load(key.id, id);
+    if (!found) throw missing(id);
+    return found;
+  }
+
+  return {
+    create,
+    retrieve: async (key, id) => (await stored(key, id)).response,
+    async remove(key, id) {
+      if (!(await store.remove(key.id, id))) throw missing(id);
+      return { id, object: 'response', deleted: true };
+    },
+    async inputItems(key, id) {
+      const { items } = await stored(key, id);
+      return {
+        object: 'list',
+        data: items,
+        first_id: items[0]?.id ?? null,
+        last_id: items[items.length - 1]?.id ?? null,
+        has_more: false,
+      };
+    },
+    async inputTokens(key, body) {
+      const pivot = toChat(body, await history(key, body.previous_response_id));
+      const tokens = await countInputTokens({ format: 'chat', body: pivot.body });
+      return { object: 'response.input_tokens', input_tokens: tokens, estimated: true };
+    },
+    async compact(body, ctx) {
+      const before = await history(ctx.key, body.previous_response_id);
+      const conversation = [...before, ...inputItems(body.input)];
+      const request: CreateResponseRequest = {
+        model: body.model,
+        input: [...conversation, { type: 'message', role: 'user', content: COMPACT_INSTRUCTIONS }],
+        store: false,
+      };
+      const answer = await create(request, ctx);
+      if (answer.kind !== 'json') throw new Error('a compaction is never streamed');
+      const summary = JSON.parse(Buffer.from(answer.body).toString()) as ModelResponse;
+      const userMessages = conversation.filter(
+        (i) => (i.type ?? 'message') === 'message' && i.role === 'user',
+      );
+      return {
+        id: responsesId('resp_'),
+        object: 'response.compaction',
+        created_at: Math.floor(Date.now() / 1000),
+        output: [
+          ...userMessages,
+          {
+            id: responsesId('cmp_'),
+            type: 'compaction',
+            // Not encrypted here: the summary text, which request.ts reads back.
+            encrypted_content: summary.output_text ?? '',
+          },
+        ],
+        usage: summary.usage ?? {
+          input_tokens: 0,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 0,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 0,
+        },
+      };
+    },
+  };
+}
+
+/** Deletes expired responses every `intervalMs`; returns the stop function. */
+export function startResponsesSweep(
+  store: ResponseStore,
+  settings: { retentionDays: number; sweepIntervalMs: number },
+  log: Logger,
+): () => void {
+  const timer = setInterval(() => {
+    const before = Date.now() - settings.retentionDays * 86_400_000;
+    store.sweep(before).catch((err: unknown) => log.error('responses sweep failed', { err }));
+  }, settings.sweepIntervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
