@@ -68,7 +68,7 @@ describe('README snippets', () => {
     for (const block of blocks) expect(['sh', 'json', 'js', 'text']).toContain(block.lang);
   });
 
-  it('the repository block: `pnpm -s modelgate …` prints the CLI's output alone', async () => {
+  it('the repository block: `pnpm -s modelgate …` prints only the CLI output', async () => {
     assertBuilt();
     const block = blocks.find(isRepositoryBlock);
     const scripts = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))

@@ -60,7 +60,9 @@ describe('stop before the first token', () => {
     await until(() => server.requests.length === 1);
     chat.stop();
     await first;
-    server.handle((_req, res) => res.end());
+    server.handle((_req, res) => {
+      res.end();
+    });
     await chat.send('Two');
     const sent = JSON.parse(server.requests[0]!.body) as { messages: { role: string }[] };
     expect(sent.messages.map((m) => m.role)).toEqual(['user']);

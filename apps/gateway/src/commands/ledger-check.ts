@@ -7,6 +7,7 @@
  * gateways; the embedded database is locked while a gateway runs, so there it says, in one line,
  * to stop the gateway first.
  */
+import { existsSync } from 'node:fs';
 import { INSTANCE_EXPIRE_MS, recoverJournals, returnHolds } from '../billing/instances.js';
 import { journalRoot } from '../billing/ledger.js';
 import { checkLedger, formatLedger, ledgerBalances } from '../billing/ledger-check.js';
@@ -68,6 +69,19 @@ export async function ledgerCheckCommand(
 ): Promise<number> {
   try {
     const config = loadConfig(env);
+    if (
+      config.databaseUrl === null &&
+      !config.pgliteDir.includes('://') &&
+      !existsSync(config.pgliteDir)
+    ) {
+      // Opening it would create an empty database and report "0 keys, difference 0": balanced
+      // books that are not the operator's.
+      io.err(
+        `modelgate: ledger check cannot run: no ledger in ${config.dataDir} (no gateway has run with ` +
+          'this data directory); start the gateway once, or set MODELGATE_DATA_DIR or DATABASE_URL to where it runs\n',
+      );
+      return CANNOT_RUN;
+    }
     return await runLedgerCheck(config, io.out, { sweep: flags.includes('--sweep') });
   } catch (err) {
     io.err(`modelgate: ledger check cannot run: ${cannotRunReason(err)}\n`);

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerCheckCommand } from '../../src/commands/ledger-check.js';
 import { defaultDataDir } from '../../src/config/database.js';
 import {
   buildGatewayMain,
@@ -55,6 +56,28 @@ describe('the default data directory', () => {
       expect(defaultDataDir(dir)).toBe(join(dir, '.modelgate'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ledger check where no gateway has run', () => {
+  it('says so in one line (exit 2) instead of creating an empty ledger that balances', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'mg-no-ledger-'));
+    const dataDir = join(parent, 'data');
+    const out: string[] = [];
+    const err: string[] = [];
+    try {
+      const code = await ledgerCheckCommand({ MODELGATE_DATA_DIR: dataDir }, [], {
+        out: (text) => out.push(text),
+        err: (text) => err.push(text),
+      });
+      expect(code).toBe(2);
+      expect(out).toEqual([]);
+      expect(err).toHaveLength(1);
+      expect(err[0]).toContain(`no ledger in ${dataDir}`);
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 });
