@@ -28,6 +28,7 @@ import {
   responseShell,
   responsesId,
   toolNaming,
+  usageOf,
 } from '../translate/responses/response.js';
 import { ResponsesStreamSink } from '../translate/responses/stream.js';
 import type { ResponseStore, StoredResponse } from './store.js';
@@ -145,32 +146,28 @@ export function createResponsesService(deps: {
       };
       const answer = await create(request, ctx);
       if (answer.kind !== 'json') throw new Error('a compaction is never streamed');
-      const summary = JSON.parse(Buffer.from(answer.body).toString()) as ModelResponse;
-      const userMessages = conversation.filter(
-        (i) => (i.type ?? 'message') === 'message' && i.role === 'user',
-      );
-      return {
-        id: responsesId('resp_'),
-        object: 'response.compaction',
-        created_at: Math.floor(Date.now() / 1000),
-        output: [
-          ...userMessages,
-          {
-            id: responsesId('cmp_'),
-            type: 'compaction',
-            // Not encrypted here: the summary text, which request.ts reads back.
-            encrypted_content: summary.output_text ?? '',
-          },
-        ],
-        usage: summary.usage ?? {
-          input_tokens: 0,
-          input_tokens_details: { cached_tokens: 0 },
-          output_tokens: 0,
-          output_tokens_details: { reasoning_tokens: 0 },
-          total_tokens: 0,
-        },
-      };
+      return compaction(conversation, JSON.parse(Buffer.from(answer.body).toString()));
     },
+  };
+}
+
+/**
+ * The compacted conversation: its user messages, then one `compaction` item holding the model's
+ * summary (not encrypted here: the summary text, which the request translator reads back).
+ */
+function compaction(conversation: ResponseInputItem[], summary: ModelResponse): CompactedResponse {
+  const userMessages = conversation.filter(
+    (i) => (i.type ?? 'message') === 'message' && i.role === 'user',
+  );
+  return {
+    id: responsesId('resp_'),
+    object: 'response.compaction',
+    created_at: Math.floor(Date.now() / 1000),
+    output: [
+      ...userMessages,
+      { id: responsesId('cmp_'), type: 'compaction', encrypted_content: summary.output_text ?? '' },
+    ],
+    usage: summary.usage ?? usageOf(null),
   };
 }
 

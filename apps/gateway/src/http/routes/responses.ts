@@ -11,6 +11,16 @@ import { clientAbort } from '../client-abort.js';
 import type { AppEnv } from '../env.js';
 import { readJsonBody } from '../validate.js';
 
+/** The POST-only operations beside `{response_id}`: their other methods are 405, not a missing id. */
+const OPERATIONS = new Set(['compact', 'input_tokens']);
+
+/** The path's response id; a 405 when the segment names one of the POST-only operations. */
+function responseId(c: Context<AppEnv>): string {
+  const id = c.req.param('response_id') ?? '';
+  if (OPERATIONS.has(id)) throw methodNotAllowed(c.req.method, c.req.path, ['POST']);
+  return id;
+}
+
 export function registerResponseRoutes(app: Hono<AppEnv>, services: Services): void {
   const { responses } = services;
   app.post('/v1/responses/input_tokens', async (c) => {
@@ -34,7 +44,7 @@ export function registerResponseRoutes(app: Hono<AppEnv>, services: Services): v
     c.json(await responses.remove(c.get('key'), responseId(c))),
   );
   app.get('/v1/responses/:response_id/input_items', async (c) =>
-    c.json(await responses.inputItems(c.get('key'), c.req.param('response_id'))),
+    c.json(await responses.inputItems(c.get('key'), responseId(c))),
   );
 }
 
