@@ -628,7 +628,7 @@ export const listCallbackDeliveries = <ThrowOnError extends boolean = false>(opt
  * `has_more` is false. A key's secret is never shown again after its
  * creation; `key_prefix` (its first characters) tells keys apart.
  * `status` filters by state: `active` (usable now), `revoked` or
- * `expired`. Requires an administrator key (a normal key: 403).
+ * `expired`; `name` finds keys by part of their name. Requires an administrator key (a normal key: 403).
  *
  */
 export const listKeys = <ThrowOnError extends boolean = false>(options?: Options<ListKeysData, ThrowOnError>) => (options?.client ?? client).get<ListKeysResponses, ListKeysErrors, ThrowOnError>({

@@ -2364,6 +2364,11 @@ export type KeyCursor = string;
 export type KeyStatusFilter = ApiKeyStatus;
 
 /**
+ * Only keys whose name contains this text, ignoring case (`%` and `_` are matched as themselves).
+ */
+export type KeyNameFilter = string;
+
+/**
  * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days. The range holds at most 744 buckets of `1h` or 366 of `1d`; a longer one is a 400 `out_of_range`.
  */
 export type UsageStartTime = number;
@@ -3664,6 +3669,10 @@ export type ListKeysData = {
          * Only keys in this state.
          */
         status?: ApiKeyStatus;
+        /**
+         * Only keys whose name contains this text, ignoring case (`%` and `_` are matched as themselves).
+         */
+        name?: string;
     };
     url: '/v1/keys';
 };

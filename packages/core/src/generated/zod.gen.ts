@@ -1823,6 +1823,11 @@ export const zKeyCursor = z.string().regex(/^[1-9][0-9]{0,15}$/);
 export const zKeyStatusFilter = zApiKeyStatus;
 
 /**
+ * Only keys whose name contains this text, ignoring case (`%` and `_` are matched as themselves).
+ */
+export const zKeyNameFilter = z.string().min(1).max(64);
+
+/**
  * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days. The range holds at most 744 buckets of `1h` or 366 of `1d`; a longer one is a 400 `out_of_range`.
  */
 export const zUsageStartTime = z.int().gte(0).lte(9007199254740991);
@@ -2128,7 +2133,8 @@ export const zListCallbackDeliveriesResponse = zCallbackDeliveryList;
 export const zListKeysQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
     after: z.string().regex(/^[1-9][0-9]{0,15}$/).optional(),
-    status: zApiKeyStatus.optional()
+    status: zApiKeyStatus.optional(),
+    name: z.string().min(1).max(64).optional()
 });
 
 /**
