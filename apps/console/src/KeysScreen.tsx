@@ -178,9 +178,9 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
                 {key.rpm ?? '∞'} / {key.tpm ?? '∞'}
               </td>
               <td>{formatTime(key.expires_at)}</td>
-              <td className="actions">
+              <td>
                 {key.status !== 'revoked' && (
-                  <>
+                  <span className="actions">
                     <button type="button" onClick={() => setPanel({ kind: 'edit', key })}>
                       Edit
                     </button>
@@ -192,7 +192,7 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
                     <button type="button" className="danger" onClick={() => revoke(key)}>
                       Revoke
                     </button>
-                  </>
+                  </span>
                 )}
               </td>
             </tr>
