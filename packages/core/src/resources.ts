@@ -33,6 +33,7 @@ import {
   listModels,
   listUsageRecords,
   listVideoGenerations,
+  redeliverCallback,
   revokeKey,
   rotateCallbackSecret,
   updateKey,
@@ -40,6 +41,7 @@ import {
 import type {
   ApiKey,
   ApiKeyList,
+  CallbackDelivery,
   CallbackDeliveryList,
   CallbackSecret,
   ChatCompletion,
@@ -412,6 +414,14 @@ export function createResources(config: ResolvedClientOptions) {
             (fetch) => listCallbackDeliveries(args(fetch, options, { query })),
             options,
             'zCallbackDeliveryList',
+          ),
+        /** `POST …/{delivery_id}/redeliver`: sends a delivered or failed callback again. */
+        redeliver: (deliveryId: string, options?: CallOptions): Promise<CallbackDelivery> =>
+          invoke(
+            (fetch) =>
+              redeliverCallback(args(fetch, options, { path: { delivery_id: deliveryId } })),
+            options,
+            'zCallbackDelivery',
           ),
       },
     },

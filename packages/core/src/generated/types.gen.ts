@@ -2349,6 +2349,11 @@ export type VideoStatusFilter = VideoTaskStatus;
 export type DeliveryTaskId = string;
 
 /**
+ * The delivery's id (its `webhook-id`).
+ */
+export type DeliveryId = string;
+
+/**
  * The key's id (`id` of the key at creation).
  */
 export type KeyId = number;
@@ -3652,6 +3657,64 @@ export type ListCallbackDeliveriesResponses = {
 };
 
 export type ListCallbackDeliveriesResponse = ListCallbackDeliveriesResponses[keyof ListCallbackDeliveriesResponses];
+
+export type RedeliverCallbackData = {
+    body?: never;
+    path: {
+        /**
+         * The delivery's id (its `webhook-id`).
+         */
+        delivery_id: string;
+    };
+    query?: never;
+    url: '/v1/callbacks/deliveries/{delivery_id}/redeliver';
+};
+
+export type RedeliverCallbackErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The delivery is still pending; its next attempt is already scheduled.
+     */
+    409: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type RedeliverCallbackError = RedeliverCallbackErrors[keyof RedeliverCallbackErrors];
+
+export type RedeliverCallbackResponses = {
+    /**
+     * The delivery, pending again.
+     */
+    200: CallbackDelivery;
+};
+
+export type RedeliverCallbackResponse = RedeliverCallbackResponses[keyof RedeliverCallbackResponses];
 
 export type ListKeysData = {
     body?: never;

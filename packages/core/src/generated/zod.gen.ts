@@ -1808,6 +1808,11 @@ export const zVideoStatusFilter = zVideoTaskStatus;
 export const zDeliveryTaskId = z.string().min(1).max(128);
 
 /**
+ * The delivery's id (its `webhook-id`).
+ */
+export const zDeliveryId = z.string().regex(/^msg_[0-9A-Za-z]{1,64}$/);
+
+/**
  * The key's id (`id` of the key at creation).
  */
 export const zKeyId = z.int().gte(1).lte(9007199254740991);
@@ -2129,6 +2134,15 @@ export const zListCallbackDeliveriesQuery = z.object({
  * One page of deliveries.
  */
 export const zListCallbackDeliveriesResponse = zCallbackDeliveryList;
+
+export const zRedeliverCallbackPath = z.object({
+    delivery_id: z.string().regex(/^msg_[0-9A-Za-z]{1,64}$/)
+});
+
+/**
+ * The delivery, pending again.
+ */
+export const zRedeliverCallbackResponse = zCallbackDelivery;
 
 export const zListKeysQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
