@@ -104,7 +104,9 @@ export function App() {
           />
         )}
         {screen === 'tasks' && <TasksScreen client={client} readOnly={session.role !== 'admin'} />}
-        {screen === 'callbacks' && <CallbacksScreen client={client} />}
+        {screen === 'callbacks' && (
+          <CallbacksScreen client={client} readOnly={session.role !== 'admin'} />
+        )}
       </main>
     </>
   );

@@ -1,13 +1,27 @@
 // Callback deliveries of the signed-in key's tasks (GET /v1/callbacks/deliveries): where each
-// went, its state, and every attempt with its status code, latency and error.
-import type { ModelgateClient } from '@modelgate/core';
+// went, its state, and every attempt with its status code, latency and error; a delivered or
+// failed one can be sent again (POST …/redeliver).
+import {
+  asModelgateError,
+  type CallbackDelivery,
+  type ModelgateClient,
+  type ModelgateError,
+} from '@modelgate/core';
 import { useCallback, useState } from 'react';
 import { ErrorNote } from './ErrorNote.js';
 import { formatTime } from './format.js';
 import { Pager } from './Pager.js';
 import { usePages } from './use-pages.js';
 
-export function CallbacksScreen({ client }: { client: ModelgateClient }) {
+export function CallbacksScreen({
+  client,
+  readOnly,
+}: {
+  client: ModelgateClient;
+  readOnly: boolean;
+}) {
+  const [actionError, setActionError] = useState<ModelgateError>();
+  const [notice, setNotice] = useState<string>();
   const [taskInput, setTaskInput] = useState('');
   const [taskId, setTaskId] = useState('');
   const [version, setVersion] = useState(0);
@@ -20,6 +34,17 @@ export function CallbacksScreen({ client }: { client: ModelgateClient }) {
     [client, taskId],
   );
   const pages = usePages(fetchPage, version);
+  const redeliver = (delivery: CallbackDelivery) => {
+    setActionError(undefined);
+    setNotice(undefined);
+    client.callbacks.deliveries.redeliver(delivery.id).then(
+      () => {
+        setNotice(`Delivery ${delivery.id} is sent again.`);
+        setVersion((v) => v + 1);
+      },
+      (caught: unknown) => setActionError(asModelgateError(caught)),
+    );
+  };
 
   return (
     <section>
@@ -44,6 +69,12 @@ export function CallbacksScreen({ client }: { client: ModelgateClient }) {
         </button>
       </form>
       <p className="hint">The callbacks of this key's tasks, with every attempt.</p>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <ErrorNote error={actionError} />
       <ErrorNote error={pages.error} />
       <table data-testid="deliveries" aria-busy={pages.loading}>
         <thead>
@@ -55,6 +86,7 @@ export function CallbacksScreen({ client }: { client: ModelgateClient }) {
             <th>Status</th>
             <th>Attempts</th>
             <th>Next attempt (UTC)</th>
+            <th />
           </tr>
         </thead>
         <tbody>
@@ -80,6 +112,13 @@ export function CallbacksScreen({ client }: { client: ModelgateClient }) {
                 </ol>
               </td>
               <td>{formatTime(d.next_attempt_at)}</td>
+              <td>
+                {!readOnly && d.status !== 'pending' && (
+                  <button type="button" onClick={() => redeliver(d)}>
+                    Redeliver
+                  </button>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

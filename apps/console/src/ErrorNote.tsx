@@ -7,6 +7,8 @@ const HINTS: Record<string, string> = {
   quota_below_used: 'A quota cannot be set below what the key has already used.',
   key_revoked: 'A revoked key cannot be changed.',
   admin_key_required: 'This needs an administrator key.',
+  delivery_pending:
+    'Its next attempt is already scheduled: wait for it, or for the delivery to fail.',
 };
 
 /** What the gateway refused and why: status, machine-readable code, message, and a hint. */

@@ -55,7 +55,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
   let browser: Browser;
   let page: Page;
   let receiver: Server;
-  const received: Json[] = [];
+  /** The callbacks received: their webhook-id and event. */
+  const received: { id: string; event: Json }[] = [];
   const pageErrors: string[] = [];
 
   const api = async (path: string, key: string, init: { method?: string; json?: unknown } = {}) => {
@@ -90,7 +91,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
         body += chunk.toString();
       });
       req.on('end', () => {
-        received.push(JSON.parse(body) as Json);
+        received.push({ id: String(req.headers['webhook-id']), event: JSON.parse(body) as Json });
         res.writeHead(204).end();
       });
     });
@@ -264,6 +265,23 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     const delivery = page.getByTestId('deliveries').locator('tr', { hasText: taskId });
     await expect.poll(() => delivery.textContent(), { timeout: 15_000 }).toContain('delivered');
     expect(await delivery.textContent()).toContain('204');
+
+    // Sent again from the page: the same webhook-id arrives a second time.
+    await delivery.getByRole('button', { name: 'Redeliver' }).click();
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(2);
+    expect(received[1]!.id).toBe(received[0]!.id);
+    expect(received[1]!.event).toEqual(received[0]!.event);
+    // The row shows both attempts once the page reads the list again.
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return delivery.locator('.attempts li').count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(2);
+    expect(await delivery.textContent()).toContain('delivered');
     await shot('callback-deliveries');
     expect(pageErrors).toEqual([]);
   });
