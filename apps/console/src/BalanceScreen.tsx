@@ -1,8 +1,8 @@
 import type { ModelgateClient } from '@modelgate/core';
+import { useLoad } from '@modelgate/react';
 import { useCallback } from 'react';
 import { ErrorNote } from './ErrorNote.js';
 import { formatCredits, formatTime } from './format.js';
-import { useLoad } from './use-load.js';
 
 /** The signed-in key's balance (GET /v1/dashboard/billing/credit_grants), in credits. */
 export function BalanceScreen({ client }: { client: ModelgateClient }) {

@@ -1,12 +1,12 @@
 // Usage over time (GET /v1/usage): the gateway buckets and sums; the screen picks the range, the
 // bucket width and the grouping, draws the groups, and exports the report as CSV.
 import type { ModelgateClient, UsageQuery } from '@modelgate/core';
+import { useLoad } from '@modelgate/react';
 import { useCallback, useMemo, useState } from 'react';
 import { ErrorNote } from './ErrorNote.js';
 import { formatCredits } from './format.js';
 import { colourOf, UsageChart } from './UsageChart.js';
 import { type GroupBy, reportCsv, seriesOf } from './usage-series.js';
-import { useLoad } from './use-load.js';
 
 const RANGES = {
   '24h': { label: 'last 24 hours', seconds: 86_400, bucket: '1h' },

@@ -1,7 +1,8 @@
 // Server-side pagination with the API's cursors: the gateway answers one page and the cursor of
 // the next; going back re-reads a page from the cursor that opened it, so no list is held whole.
+
+import { type LoadState, useLoad } from '@modelgate/react';
 import { useCallback, useState } from 'react';
-import { type LoadState, useLoad } from './use-load.js';
 
 export interface Page {
   has_more: boolean;
