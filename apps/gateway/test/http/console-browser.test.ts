@@ -216,6 +216,25 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     expect(edited.quota).toBe(7_000_000);
     await shot('keys-edited');
 
+    // Top it up by 3 credits (the amount is asked in a prompt).
+    page.once('dialog', (dialog) => void dialog.accept('3'));
+    await page.locator(`tr[data-key-id="${id}"]`).getByRole('button', { name: 'Top up' }).click();
+    await expect
+      .poll(() => page.locator(`tr[data-key-id="${id}"]`).textContent())
+      .toContain('10.00');
+    expect(((await (await api(`/v1/keys/${id}`, adminKey)).json()) as Json).quota).toBe(10_000_000);
+
+    // Search by name (on the server): only the matching key is listed.
+    await page.getByLabel('Name contains').fill('E2E');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByTestId('keys').locator('tbody tr').count()).toBe(1);
+    expect(await page.getByTestId('keys').locator('tbody tr').getAttribute('data-key-id')).toBe(
+      String(id),
+    );
+    await page.getByLabel('Name contains').fill('');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByTestId('keys').locator('tbody tr').count()).toBe(2);
+
     // Revoking the key one is signed in with is refused, and the page says why.
     const keys = (await (await api('/v1/keys?limit=100', adminKey)).json()) as { data: Json[] };
     const adminId = keys.data.find((k) => k.role === 'admin')?.id;
