@@ -272,6 +272,37 @@ describe('callbacks API and delivery end to end', () => {
     expect(error).toMatchObject({ code: 'delivery_pending', param: 'delivery_id' });
   });
 
+  it("lets an administrator list another key's video tasks and deliveries with key_id; a normal key may not", async () => {
+    const owner = await gw.createKey({ quota: 500_000_000 });
+    const r = await receiver();
+    const submit = await gw.fetch('/v1/video/generations', {
+      method: 'POST',
+      key: owner.key,
+      json: { model: 'kling-v3', prompt: 'a windmill', callback_url: r.url },
+    });
+    const { task_id: taskId } = (await submit.json()) as { task_id: string };
+    await r.waitFor(1);
+    const listed = async (path: string, as: string) => {
+      const res = await gw.fetch(path, { key: as });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const tasks = await listed(`/v1/video/generations?key_id=${owner.id}`, gw.adminKey);
+    expect(tasks.status).toBe(200);
+    expect((tasks.body.data as VideoTask[]).map((t) => t.task_id)).toEqual([taskId]);
+    const deliveries = await listed(`/v1/callbacks/deliveries?key_id=${owner.id}`, gw.adminKey);
+    expect((deliveries.body.data as { task_id: string }[]).map((d) => d.task_id)).toEqual([taskId]);
+    // Without key_id the administrator sees its own lists, which do not hold the task.
+    const own = await listed('/v1/video/generations?limit=100', gw.adminKey);
+    expect((own.body.data as VideoTask[]).map((t) => t.task_id)).not.toContain(taskId);
+    // The owner may name itself; another normal key may not name the owner.
+    expect((await listed(`/v1/video/generations?key_id=${owner.id}`, owner.key)).status).toBe(200);
+    for (const path of ['/v1/video/generations', '/v1/callbacks/deliveries']) {
+      const refused = await listed(`${path}?key_id=${owner.id}`, key);
+      expect(refused.status).toBe(403);
+      expect((refused.body.error as { code: string }).code).toBe('admin_key_required');
+    }
+  });
+
   it("keeps one key's deliveries and secret away from another", async () => {
     const other = await gw.createKey({ quota: 1_000_000 });
     const list = (await (

@@ -456,6 +456,7 @@ export const getFile = <ThrowOnError extends boolean = false>(options: Options<G
  *
  * The key's video tasks, newest first, cursor-paginated: pass the
  * previous page's `next_cursor` as `after` until `has_more` is false.
+ * An administrator key lists another key's tasks with `key_id`.
  *
  */
 export const listVideoGenerations = <ThrowOnError extends boolean = false>(options?: Options<ListVideoGenerationsData, ThrowOnError>) => (options?.client ?? client).get<ListVideoGenerationsResponses, ListVideoGenerationsErrors, ThrowOnError>({
@@ -608,7 +609,8 @@ export const rotateCallbackSecret = <ThrowOnError extends boolean = false>(optio
  *
  * The presented key's callback deliveries, newest first, each with its
  * attempts, cursor-paginated like the task list. Filter by `task_id`
- * to see what happened to one task's callback. A delivery is
+ * to see what happened to one task's callback; an administrator key
+ * lists another key's deliveries with `key_id`. A delivery is
  * `pending` while attempts remain, `delivered` after a 2xx within
  * 10 s, and `failed` when the retry schedule (5 s, 5 min, 30 min, 2 h,
  * 5 h, 10 h, 10 h, jittered) is exhausted.

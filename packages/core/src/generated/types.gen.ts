@@ -2394,6 +2394,11 @@ export type UsageBucketWidth = '1h' | '1d';
 export type UsageGroupBy = Array<'key_id' | 'model' | 'kind'>;
 
 /**
+ * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
+ */
+export type OwnerKeyId = number;
+
+/**
  * Only this key's usage (an administrator key may name any key).
  */
 export type UsageKeyId = number;
@@ -3298,6 +3303,10 @@ export type ListVideoGenerationsData = {
          * Only tasks in this status.
          */
         status?: VideoTaskStatus;
+        /**
+         * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
+         */
+        key_id?: number;
     };
     url: '/v1/video/generations';
 };
@@ -3311,6 +3320,10 @@ export type ListVideoGenerationsErrors = {
      * Missing, unknown or expired API key.
      */
     401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
     /**
      * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
      */
@@ -3620,6 +3633,10 @@ export type ListCallbackDeliveriesData = {
          * Only the deliveries of this task.
          */
         task_id?: string;
+        /**
+         * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
+         */
+        key_id?: number;
     };
     url: '/v1/callbacks/deliveries';
 };
@@ -3633,6 +3650,10 @@ export type ListCallbackDeliveriesErrors = {
      * Missing, unknown or expired API key.
      */
     401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
     /**
      * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
      */

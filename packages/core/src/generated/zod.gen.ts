@@ -1857,6 +1857,11 @@ export const zUsageGroupBy = z.array(z.enum([
 ])).max(3);
 
 /**
+ * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
+ */
+export const zOwnerKeyId = z.int().gte(1).lte(9007199254740991);
+
+/**
  * Only this key's usage (an administrator key may name any key).
  */
 export const zUsageKeyId = z.int().gte(1).lte(9007199254740991);
@@ -2075,7 +2080,8 @@ export const zGetFileResponse = zFileObject;
 export const zListVideoGenerationsQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
     after: z.string().min(1).max(256).optional(),
-    status: zVideoTaskStatus.optional()
+    status: zVideoTaskStatus.optional(),
+    key_id: z.int().gte(1).lte(9007199254740991).optional()
 });
 
 /**
@@ -2127,7 +2133,8 @@ export const zRotateCallbackSecretResponse = zCallbackSecret;
 export const zListCallbackDeliveriesQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
     after: z.string().min(1).max(256).optional(),
-    task_id: z.string().min(1).max(128).optional()
+    task_id: z.string().min(1).max(128).optional(),
+    key_id: z.int().gte(1).lte(9007199254740991).optional()
 });
 
 /**

@@ -9,6 +9,7 @@ import { badRequest } from '../../errors/api-error.js';
 import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
+import { listedKeyId } from '../middleware/auth.js';
 import { validatePath, validateQuery } from '../query.js';
 import { readJsonBody } from '../validate.js';
 
@@ -28,11 +29,14 @@ export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): v
   app.get('/v1/callbacks/deliveries', async (c) => {
     const query = validateQuery(c, zListCallbackDeliveriesQuery);
     return c.json(
-      await services.callbacks.listDeliveries(c.get('key').id, {
-        limit: query.limit,
-        after: query.after ?? null,
-        taskId: query.task_id ?? null,
-      }),
+      await services.callbacks.listDeliveries(
+        listedKeyId(c.get('key'), query.key_id, 'callback deliveries'),
+        {
+          limit: query.limit,
+          after: query.after ?? null,
+          taskId: query.task_id ?? null,
+        },
+      ),
     );
   });
 
