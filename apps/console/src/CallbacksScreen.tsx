@@ -24,14 +24,21 @@ export function CallbacksScreen({
   const [notice, setNotice] = useState<string>();
   const [taskInput, setTaskInput] = useState('');
   const [taskId, setTaskId] = useState('');
+  const [keyInput, setKeyInput] = useState('');
+  const [keyId, setKeyId] = useState('');
   const [version, setVersion] = useState(0);
   const fetchPage = useCallback(
     (after: string | undefined, signal: AbortSignal) =>
       client.callbacks.deliveries.list(
-        { limit: 20, after, task_id: taskId || undefined },
+        {
+          limit: 20,
+          after,
+          task_id: taskId || undefined,
+          key_id: keyId ? Number(keyId) : undefined,
+        },
         { signal },
       ),
-    [client, taskId],
+    [client, taskId, keyId],
   );
   const pages = usePages(fetchPage, version);
   const redeliver = (delivery: CallbackDelivery) => {
@@ -53,6 +60,7 @@ export function CallbacksScreen({
         onSubmit={(event) => {
           event.preventDefault();
           setTaskId(taskInput.trim());
+          setKeyId(keyInput.trim());
         }}
       >
         <label>
@@ -63,12 +71,27 @@ export function CallbacksScreen({
             onChange={(event) => setTaskInput(event.target.value)}
           />
         </label>
+        {!readOnly && (
+          <label>
+            Key id (empty: this key)
+            <input
+              name="key_id"
+              inputMode="numeric"
+              value={keyInput}
+              onChange={(event) => setKeyInput(event.target.value.replace(/\D/g, ''))}
+            />
+          </label>
+        )}
         <button type="submit">Filter</button>
         <button type="button" className="secondary" onClick={() => setVersion((v) => v + 1)}>
           Refresh
         </button>
       </form>
-      <p className="hint">The callbacks of this key's tasks, with every attempt.</p>
+      <p className="hint">
+        {keyId
+          ? `The callbacks of key ${keyId}'s tasks, with every attempt.`
+          : "The callbacks of this key's tasks, with every attempt."}
+      </p>
       {notice && (
         <p className="notice" role="status">
           {notice}
@@ -113,7 +136,7 @@ export function CallbacksScreen({
               </td>
               <td>{formatTime(d.next_attempt_at)}</td>
               <td>
-                {!readOnly && d.status !== 'pending' && (
+                {!readOnly && !keyId && d.status !== 'pending' && (
                   <button type="button" onClick={() => redeliver(d)}>
                     Redeliver
                   </button>

@@ -302,6 +302,31 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
       .toBe(2);
     expect(await delivery.textContent()).toContain('delivered');
     await shot('callback-deliveries');
+
+    // Another key's tasks, named by key id: listed, and previewed from the list once completed.
+    const other = (await (
+      await api('/v1/token', adminKey, { json: { name: 'console-video', quota: 100_000_000 } })
+    ).json()) as { id: number; key: string };
+    const theirs = await api('/v1/video/generations', other.key, {
+      json: { model: 'kling-v3', prompt: 'Someone else’s kite' },
+    });
+    const theirTask = ((await theirs.json()) as { task_id: string }).task_id;
+    await nav('Video tasks');
+    await page.getByLabel('Key id (empty: this key)').fill(String(other.id));
+    await page.getByRole('button', { name: 'Show' }).click();
+    const theirRow = page.getByTestId('tasks').locator('tr', { hasText: theirTask });
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return theirRow.textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toContain('completed');
+    await theirRow.getByRole('button', { name: 'Open' }).click();
+    await page.getByTestId('task-detail').locator('video').waitFor();
+    await shot('video-tasks-other-key');
     expect(pageErrors).toEqual([]);
   });
 
