@@ -1,7 +1,7 @@
 /**
  * `GET /console`: the operator console, a single-page app built into the `@modelgate/console`
  * workspace package's `dist/` (`pnpm start` builds it). Its files are read once, on the first
- * request, and kept in memory (about 400 kB, 110 kB gzipped, for the console 0.1).
+ * request, and kept in memory (400 kB, 120 kB gzipped, for the console 0.1).
  *
  * - `/console/assets/*` are Vite's hashed files: a changed file gets a new name, so they are cached
  *   for a year, `immutable`. A missing one is a 404, never the page (a script answered with HTML
