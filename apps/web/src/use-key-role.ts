@@ -1,8 +1,8 @@
 // Whether the key in the settings is an administrator's. The API has no "who am I": the way to
 // know is to ask for something only an administrator may read (one key of GET /v1/keys).
 import { asModelgateError, type ModelgateClient, type ModelgateError } from '@modelgate/core';
+import { useLoad } from '@modelgate/react';
 import { useCallback } from 'react';
-import { useLoad } from './use-load.js';
 
 export type KeyRole = 'admin' | 'user';
 

@@ -9,8 +9,8 @@ import {
   type ModelgateClient,
   type ModelgateError,
 } from '@modelgate/core';
+import { useLoad } from '@modelgate/react';
 import { useCallback, useState } from 'react';
-import { useLoad } from './use-load.js';
 
 /** A status to filter on, or every key. */
 export type KeyFilter = ApiKeyStatus | 'all';

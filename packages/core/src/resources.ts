@@ -40,6 +40,7 @@ import {
   listResponseInputItems,
   listUsageRecords,
   listVideoGenerations,
+  redeliverCallback,
   revokeKey,
   rotateCallbackSecret,
   updateKey,
@@ -48,6 +49,7 @@ import type {
   ApiKey,
   ApiKeyList,
   AuditEntryList,
+  CallbackDelivery,
   CallbackDeliveryList,
   CallbackSecret,
   ChatCompletion,
@@ -491,6 +493,14 @@ export function createResources(config: ResolvedClientOptions) {
             (fetch) => listCallbackDeliveries(args(fetch, options, { query })),
             options,
             'zCallbackDeliveryList',
+          ),
+        /** `POST …/{delivery_id}/redeliver`: sends a delivered or failed callback again. */
+        redeliver: (deliveryId: string, options?: CallOptions): Promise<CallbackDelivery> =>
+          invoke(
+            (fetch) =>
+              redeliverCallback(args(fetch, options, { path: { delivery_id: deliveryId } })),
+            options,
+            'zCallbackDelivery',
           ),
       },
     },

@@ -265,6 +265,16 @@ describe('operations', () => {
     expect(url.searchParams.get('limit')).toBe('2');
   });
 
+  it('callbacks.deliveries.redeliver posts to the delivery and returns it pending', async () => {
+    const delivery = { ...fx.callbackDeliveryList.data[0]!, status: 'pending' as const };
+    answer(delivery);
+    expect(await client.callbacks.deliveries.redeliver('msg_abc')).toEqual(delivery);
+    expect([only().method, only().url]).toEqual([
+      'POST',
+      '/v1/callbacks/deliveries/msg_abc/redeliver',
+    ]);
+  });
+
   it('files.create uploads multipart with the file name, type and bytes', async () => {
     answer(fx.fileObject);
     const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255, 10, 13]);

@@ -1,4 +1,5 @@
-// `@modelgate/react`: React hooks over @modelgate/stream's chat session and video task watcher.
+// `@modelgate/react`: React hooks over @modelgate/stream's chat session and video task watcher, and
+// useLoad for any one request a component shows.
 export {
   type ChatFinishDetails,
   type ChatRequestExtras,
@@ -13,6 +14,7 @@ export {
 } from '@modelgate/stream';
 export type { ClientSource } from './client.js';
 export { type UIMessage, type UseChatOptions, type UseChatResult, useChat } from './use-chat.js';
+export { type Loader, type LoadState, useLoad } from './use-load.js';
 export {
   type UseVideoTaskOptions,
   type UseVideoTaskResult,

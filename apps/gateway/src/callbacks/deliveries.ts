@@ -1,8 +1,13 @@
-/** GET /v1/callbacks/deliveries: the key's deliveries with their attempts, newest first. */
+/**
+ * GET /v1/callbacks/deliveries: the key's deliveries with their attempts, newest first; and
+ * POST …/{id}/redeliver: a finished delivery sent again.
+ */
 import type { CallbackDelivery, CallbackDeliveryList } from '@modelgate/core';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { cursorPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
+import { conflict, notFound } from '../errors/api-error.js';
+import type { CallbackDeliveriesTable } from './tables.js';
 
 export interface ListDeliveriesQuery {
   /** 1–100, default 20. */
@@ -13,6 +18,38 @@ export interface ListDeliveriesQuery {
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** The columns a delivery shows (never its payload, which can be large). */
+const LISTED = [
+  'id',
+  'task_id',
+  'event_type',
+  'url',
+  'status',
+  'created_at_ms',
+  'next_attempt_at_ms',
+  'delivered_at_ms',
+] as const;
+
+type ListedRow = Pick<Selectable<CallbackDeliveriesTable>, (typeof LISTED)[number]>;
+
+function toApiDelivery(row: ListedRow, attempts: CallbackDelivery['attempts']): CallbackDelivery {
+  return {
+    id: row.id,
+    object: 'callback.delivery',
+    task_id: row.task_id,
+    event_type: row.event_type,
+    url: row.url,
+    status: row.status,
+    attempts,
+    created_at: seconds(row.created_at_ms),
+    next_attempt_at:
+      row.status === 'pending' && row.next_attempt_at_ms !== null
+        ? Math.ceil(row.next_attempt_at_ms / 1000)
+        : null,
+    delivered_at: row.delivered_at_ms === null ? null : seconds(row.delivered_at_ms),
+  };
+}
 
 /** The attempts of these deliveries, oldest first, by delivery id. */
 async function attemptsByDelivery(
@@ -54,18 +91,7 @@ export async function listDeliveries(
   keyId: number,
   query: ListDeliveriesQuery,
 ): Promise<CallbackDeliveryList> {
-  let deliveries = db
-    .selectFrom('callback_deliveries')
-    .select([
-      'id',
-      'task_id',
-      'event_type',
-      'url',
-      'status',
-      'created_at_ms',
-      'next_attempt_at_ms',
-      'delivered_at_ms',
-    ]);
+  let deliveries = db.selectFrom('callback_deliveries').select(LISTED);
   if (query.taskId) deliveries = deliveries.where('task_id', '=', query.taskId);
   const page = await cursorPage(db, 'callback_deliveries', deliveries, {
     keyId,
@@ -77,20 +103,52 @@ export async function listDeliveries(
     db,
     page.rows.map((row) => row.id),
   );
-  const data: CallbackDelivery[] = page.rows.map((row) => ({
-    id: row.id,
-    object: 'callback.delivery',
-    task_id: row.task_id,
-    event_type: row.event_type,
-    url: row.url,
-    status: row.status,
-    attempts: byDelivery.get(row.id) ?? [],
-    created_at: seconds(row.created_at_ms),
-    next_attempt_at:
-      row.status === 'pending' && row.next_attempt_at_ms !== null
-        ? Math.ceil(row.next_attempt_at_ms / 1000)
-        : null,
-    delivered_at: row.delivered_at_ms === null ? null : seconds(row.delivered_at_ms),
-  }));
+  const data = page.rows.map((row) => toApiDelivery(row, byDelivery.get(row.id) ?? []));
   return { object: 'list', data, has_more: page.hasMore, next_cursor: page.nextCursor };
+}
+
+/**
+ * Makes a delivered or failed delivery of the key's pending again, due now, with a fresh retry
+ * schedule (attempt count 0). The payload and id stay: the receiver sees the same event and
+ * webhook-id. One conditional UPDATE, so two redelivers at once make one new run, not two.
+ *
+ * @example
+ * const delivery = await redeliver(db, key.id, 'msg_…', Date.now());
+ */
+export async function redeliver(
+  db: Kysely<DB>,
+  keyId: number,
+  deliveryId: string,
+  nowMs: number,
+): Promise<CallbackDelivery> {
+  const row = await db
+    .updateTable('callback_deliveries')
+    .set({
+      status: 'pending',
+      attempt_count: 0,
+      next_attempt_at_ms: nowMs,
+      lease_until_ms: null,
+      claim_token: null,
+      delivered_at_ms: null,
+    })
+    .where('id', '=', deliveryId)
+    .where('key_id', '=', keyId)
+    .where('status', '!=', 'pending')
+    .returning(LISTED)
+    .executeTakeFirst();
+  if (row) return toApiDelivery(row, (await attemptsByDelivery(db, [row.id])).get(row.id) ?? []);
+  const existing = await db
+    .selectFrom('callback_deliveries')
+    .select('status')
+    .where('id', '=', deliveryId)
+    .where('key_id', '=', keyId)
+    .executeTakeFirst();
+  if (!existing) {
+    throw notFound(`No callback delivery '${deliveryId}'.`, 'delivery_not_found', 'delivery_id');
+  }
+  throw conflict(
+    `Delivery ${deliveryId} is still pending; its next attempt is scheduled.`,
+    'delivery_pending',
+    'delivery_id',
+  );
 }

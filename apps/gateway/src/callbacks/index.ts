@@ -2,11 +2,11 @@
  * The callbacks feature: signed deliveries of a task's final status to the URL its submission named.
  * Built before video, which is handed it: video checks a callback URL at submit (`guardUrl`) and
  * writes the delivery in the transaction that writes the final status (`enqueue`); the deliverer,
- * registered as background work, sends it. The routes read and rotate the key's signing secret and
- * list its deliveries.
+ * registered as background work, sends it. The routes read and rotate the key's signing secret,
+ * list its deliveries and send a finished one again.
  */
 
-import type { CallbackDeliveryList, CallbackSecret } from '@modelgate/core';
+import type { CallbackDelivery, CallbackDeliveryList, CallbackSecret } from '@modelgate/core';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../audit/index.js';
 import type { Config } from '../config/config.js';
@@ -20,7 +20,7 @@ import {
   type HostResolver,
 } from './address-guard.js';
 import { createDeliverer, type Deliverer } from './deliverer.js';
-import { type ListDeliveriesQuery, listDeliveries } from './deliveries.js';
+import { type ListDeliveriesQuery, listDeliveries, redeliver } from './deliveries.js';
 import { type EnqueueCallbackInput, enqueueCallback } from './outbox.js';
 import {
   createCallbackSecret,
@@ -53,6 +53,8 @@ export interface CallbacksService {
   /** A new secret; the old one keeps signing for `gracePeriodSeconds` (default 24 h). */
   rotateSecret(keyId: number, gracePeriodSeconds?: number, actor?: Actor): Promise<CallbackSecret>;
   listDeliveries(keyId: number, query: ListDeliveriesQuery): Promise<CallbackDeliveryList>;
+  /** Sends a delivered or failed delivery of the key's again (ApiError 404 / 409 otherwise). */
+  redeliver(keyId: number, deliveryId: string): Promise<CallbackDelivery>;
   /** Sends the due deliveries; started and stopped with the gateway. */
   deliverer: Deliverer;
 }
@@ -102,6 +104,7 @@ export function createCallbacksFeature(
     rotateSecret: (keyId, grace = DEFAULT_GRACE_PERIOD_SECONDS, actor) =>
       rotateCallbackSecret(db, keyId, grace, actor),
     listDeliveries: (keyId, query) => listDeliveries(db, keyId, query),
+    redeliver: (keyId, deliveryId) => redeliver(db, keyId, deliveryId, Date.now()),
     deliverer,
   };
 }

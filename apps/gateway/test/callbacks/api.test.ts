@@ -193,6 +193,116 @@ describe('callbacks API and delivery end to end', () => {
     }
   });
 
+  it('redelivers a failed callback on request: same webhook-id and body, a fresh schedule, all attempts kept', async () => {
+    let failing = true;
+    const r = await receiver(() => (failing ? 500 : 204));
+    const submit = await gw.fetch('/v1/video/generations', {
+      method: 'POST',
+      key,
+      json: { model: 'kling-v3', prompt: 'a harbour at night', callback_url: r.url },
+    });
+    const { task_id: taskId } = (await submit.json()) as { task_id: string };
+    // The schedule (40 ms × 3) runs out after four attempts.
+    await r.waitFor(4);
+    let list = await deliveriesOf(taskId);
+    for (let i = 0; i < 50 && list.data[0]?.status !== 'failed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      list = await deliveriesOf(taskId);
+    }
+    const failed = list.data[0]!;
+    expect(failed.status).toBe('failed');
+    expect(failed.attempts).toHaveLength(4);
+
+    failing = false;
+    const redeliver = (id: string, as = key) =>
+      gw.fetch(`/v1/callbacks/deliveries/${id}/redeliver`, { method: 'POST', key: as });
+    const res = await redeliver(failed.id);
+    expect(res.status).toBe(200);
+    const pending = (await res.json()) as CallbackDeliveryList['data'][number];
+    expect(pending).toMatchObject({ id: failed.id, status: 'pending', delivered_at: null });
+    expect(pending.attempts).toHaveLength(4);
+
+    const requests = await r.waitFor(5);
+    expect(requests[4]!.headers['webhook-id']).toBe(failed.id);
+    expect(requests[4]!.body).toBe(requests[0]!.body);
+    await verifyCallback({
+      body: requests[4]!.body,
+      headers: requests[4]!.headers,
+      secret: callbackSecret,
+    });
+    for (let i = 0; i < 50 && list.data[0]?.status !== 'delivered'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      list = await deliveriesOf(taskId);
+    }
+    expect(list.data[0]!.status).toBe('delivered');
+    expect(list.data[0]!.attempts.map((a) => a.status_code)).toEqual([500, 500, 500, 500, 204]);
+
+    // Another key cannot see it; an unknown id is a 404; a malformed one a 400 naming it.
+    const other = await gw.createKey({ quota: 1_000_000 });
+    for (const [id, as, status, code] of [
+      [failed.id, other.key, 404, 'delivery_not_found'],
+      ['msg_nope', key, 404, 'delivery_not_found'],
+      ['not-a-delivery', key, 400, undefined],
+    ] as const) {
+      const refused = await redeliver(id, as);
+      expect(refused.status).toBe(status);
+      const { error } = (await refused.json()) as { error: { code: string; param: string } };
+      expect(error.param).toBe('delivery_id');
+      if (code) expect(error.code).toBe(code);
+    }
+  });
+
+  it('refuses to redeliver a delivery that is still pending (409 delivery_pending)', async () => {
+    const r = await receiver(() => 'hang');
+    const submit = await gw.fetch('/v1/video/generations', {
+      method: 'POST',
+      key,
+      json: { model: 'kling-v3', prompt: 'a slow receiver', callback_url: r.url },
+    });
+    const { task_id: taskId } = (await submit.json()) as { task_id: string };
+    await r.waitFor(1);
+    const [delivery] = (await deliveriesOf(taskId)).data;
+    expect(delivery!.status).toBe('pending');
+    const res = await gw.fetch(`/v1/callbacks/deliveries/${delivery!.id}/redeliver`, {
+      method: 'POST',
+      key,
+    });
+    expect(res.status).toBe(409);
+    const { error } = (await res.json()) as { error: { code: string; param: string } };
+    expect(error).toMatchObject({ code: 'delivery_pending', param: 'delivery_id' });
+  });
+
+  it("lets an administrator list another key's video tasks and deliveries with key_id; a normal key may not", async () => {
+    const owner = await gw.createKey({ quota: 500_000_000 });
+    const r = await receiver();
+    const submit = await gw.fetch('/v1/video/generations', {
+      method: 'POST',
+      key: owner.key,
+      json: { model: 'kling-v3', prompt: 'a windmill', callback_url: r.url },
+    });
+    const { task_id: taskId } = (await submit.json()) as { task_id: string };
+    await r.waitFor(1);
+    const listed = async (path: string, as: string) => {
+      const res = await gw.fetch(path, { key: as });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const tasks = await listed(`/v1/video/generations?key_id=${owner.id}`, gw.adminKey);
+    expect(tasks.status).toBe(200);
+    expect((tasks.body.data as VideoTask[]).map((t) => t.task_id)).toEqual([taskId]);
+    const deliveries = await listed(`/v1/callbacks/deliveries?key_id=${owner.id}`, gw.adminKey);
+    expect((deliveries.body.data as { task_id: string }[]).map((d) => d.task_id)).toEqual([taskId]);
+    // Without key_id the administrator sees its own lists, which do not hold the task.
+    const own = await listed('/v1/video/generations?limit=100', gw.adminKey);
+    expect((own.body.data as VideoTask[]).map((t) => t.task_id)).not.toContain(taskId);
+    // The owner may name itself; another normal key may not name the owner.
+    expect((await listed(`/v1/video/generations?key_id=${owner.id}`, owner.key)).status).toBe(200);
+    for (const path of ['/v1/video/generations', '/v1/callbacks/deliveries']) {
+      const refused = await listed(`${path}?key_id=${owner.id}`, key);
+      expect(refused.status).toBe(403);
+      expect((refused.body.error as { code: string }).code).toBe('admin_key_required');
+    }
+  });
+
   it("keeps one key's deliveries and secret away from another", async () => {
     const other = await gw.createKey({ quota: 1_000_000 });
     const list = (await (

@@ -105,6 +105,10 @@ const SAMPLES: Record<Operation, Sample> = {
   'POST /v1/callbacks/secret': { method: 'POST', path: '/v1/callbacks/secret' },
   'GET /v1/callbacks/deliveries': { method: 'GET', path: '/v1/callbacks/deliveries' },
   'GET /v1/audit': { method: 'GET', path: '/v1/audit', admin: true },
+  'POST /v1/callbacks/deliveries/{delivery_id}/redeliver': {
+    method: 'POST',
+    path: '/v1/callbacks/deliveries/msg_nope/redeliver',
+  },
   'GET /v1/keys': { method: 'GET', path: '/v1/keys', admin: true },
   'GET /v1/keys/{key_id}': { method: 'GET', path: '/v1/keys/987654', admin: true },
   'PATCH /v1/keys/{key_id}': {

@@ -419,5 +419,22 @@ describe.each(eachDatabase())('resource contract on $name', (database) => {
         });
       }
     });
+
+    it('POST /v1/callbacks/deliveries/{delivery_id}/redeliver: unknown 404, malformed 400', async () => {
+      const op = 'POST /v1/callbacks/deliveries/{delivery_id}/redeliver';
+      const redeliver = (id: string) =>
+        gw.fetch(`/v1/callbacks/deliveries/${id}/redeliver`, { method: 'POST', key });
+      await expectError(await redeliver('msg_nope'), op, {
+        status: 404,
+        code: 'delivery_not_found',
+        param: 'delivery_id',
+        ...limited,
+      });
+      await expectError(await redeliver('nope'), op, {
+        status: 400,
+        param: 'delivery_id',
+        ...limited,
+      });
+    });
   });
 });

@@ -79,6 +79,26 @@ describe.each(eachDatabase())('operators on $name', (database) => {
       await expectError(await admin('/v1/keys?status=paused'), 400, 'invalid_value', 'status');
     });
 
+    it('finds keys by part of their name, ignoring case, with % and _ taken literally', async () => {
+      const batch = await gw.createKey({ name: 'Nightly-Batch', quota: 1 });
+      const percent = await gw.createKey({ name: 'batch 100%', quota: 1 });
+      const revoked = await gw.createKey({ name: 'old batch', quota: 1 });
+      await gw.services.keys.revoke(revoked.id);
+      const idsNamed = async (query: string) =>
+        ((await body(await admin(`/v1/keys?limit=100&${query}`))).data as Json[]).map((k) => k.id);
+      expect(await idsNamed('name=BATCH')).toEqual([revoked.id, percent.id, batch.id]);
+      expect(await idsNamed('name=batch&status=active')).toEqual([percent.id, batch.id]);
+      expect(await idsNamed(`name=${encodeURIComponent('%')}`)).toEqual([percent.id]);
+      expect(await idsNamed('name=h_b')).toEqual([]);
+      const first = await body(await admin('/v1/keys?limit=1&name=batch'));
+      expect(first.has_more).toBe(true);
+      const second = await body(
+        await admin(`/v1/keys?limit=1&name=batch&after=${first.next_cursor}`),
+      );
+      expect((second.data as Json[]).map((k) => k.id)).toEqual([percent.id]);
+      await expectError(await admin('/v1/keys?name='), 400, 'out_of_range', 'name');
+    });
+
     it('shows what a key has spent, as its balance does', async () => {
       const { key, id } = await gw.createKey({ quota: 50_000_000 });
       await chat(key);

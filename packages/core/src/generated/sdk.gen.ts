@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client/index.js';
-import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CompactResponseData, CompactResponseErrors, CompactResponseResponses, CountResponseInputTokensData, CountResponseInputTokensErrors, CountResponseInputTokensResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateEmbeddingData, CreateEmbeddingErrors, CreateEmbeddingResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateImageData, CreateImageEditData, CreateImageEditErrors, CreateImageEditResponses, CreateImageErrors, CreateImageResponses, CreateImageVariationData, CreateImageVariationErrors, CreateImageVariationResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateResponseData, CreateResponseErrors, CreateResponseResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteResponseData, DeleteResponseErrors, DeleteResponseResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetResponseData, GetResponseErrors, GetResponseResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListAuditEntriesData, ListAuditEntriesErrors, ListAuditEntriesResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListResponseInputItemsData, ListResponseInputItemsErrors, ListResponseInputItemsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
+import type { CancelVideoGenerationData, CancelVideoGenerationErrors, CancelVideoGenerationResponses, CompactResponseData, CompactResponseErrors, CompactResponseResponses, CountResponseInputTokensData, CountResponseInputTokensErrors, CountResponseInputTokensResponses, CreateChatCompletionData, CreateChatCompletionErrors, CreateChatCompletionResponses, CreateCompletionData, CreateCompletionErrors, CreateCompletionResponses, CreateEmbeddingData, CreateEmbeddingErrors, CreateEmbeddingResponses, CreateFileData, CreateFileErrors, CreateFileResponses, CreateImageData, CreateImageEditData, CreateImageEditErrors, CreateImageEditResponses, CreateImageErrors, CreateImageResponses, CreateImageVariationData, CreateImageVariationErrors, CreateImageVariationResponses, CreateMessageData, CreateMessageErrors, CreateMessageResponses, CreateResponseData, CreateResponseErrors, CreateResponseResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVideoGenerationData, CreateVideoGenerationErrors, CreateVideoGenerationResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteResponseData, DeleteResponseErrors, DeleteResponseResponses, GetCallbackSecretData, GetCallbackSecretErrors, GetCallbackSecretResponses, GetCreditGrantsData, GetCreditGrantsErrors, GetCreditGrantsResponses, GetFileData, GetFileErrors, GetFileResponses, GetKeyData, GetKeyErrors, GetKeyResponses, GetResponseData, GetResponseErrors, GetResponseResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetVideoGenerationData, GetVideoGenerationErrors, GetVideoGenerationResponses, ListAuditEntriesData, ListAuditEntriesErrors, ListAuditEntriesResponses, ListCallbackDeliveriesData, ListCallbackDeliveriesErrors, ListCallbackDeliveriesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListModelsData, ListModelsErrors, ListModelsResponses, ListResponseInputItemsData, ListResponseInputItemsErrors, ListResponseInputItemsResponses, ListUsageRecordsData, ListUsageRecordsErrors, ListUsageRecordsResponses, ListVideoGenerationsData, ListVideoGenerationsErrors, ListVideoGenerationsResponses, RedeliverCallbackData, RedeliverCallbackErrors, RedeliverCallbackResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RotateCallbackSecretData, RotateCallbackSecretErrors, RotateCallbackSecretResponses, UpdateKeyData, UpdateKeyErrors, UpdateKeyResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -563,6 +563,7 @@ export const getFile = <ThrowOnError extends boolean = false>(options: Options<G
  *
  * The key's video tasks, newest first, cursor-paginated: pass the
  * previous page's `next_cursor` as `after` until `has_more` is false.
+ * An administrator key lists another key's tasks with `key_id`.
  *
  */
 export const listVideoGenerations = <ThrowOnError extends boolean = false>(options?: Options<ListVideoGenerationsData, ThrowOnError>) => (options?.client ?? client).get<ListVideoGenerationsResponses, ListVideoGenerationsErrors, ThrowOnError>({
@@ -715,7 +716,8 @@ export const rotateCallbackSecret = <ThrowOnError extends boolean = false>(optio
  *
  * The presented key's callback deliveries, newest first, each with its
  * attempts, cursor-paginated like the task list. Filter by `task_id`
- * to see what happened to one task's callback. A delivery is
+ * to see what happened to one task's callback; an administrator key
+ * lists another key's deliveries with `key_id`. A delivery is
  * `pending` while attempts remain, `delivered` after a 2xx within
  * 10 s, and `failed` when the retry schedule (5 s, 5 min, 30 min, 2 h,
  * 5 h, 10 h, 10 h, jittered) is exhausted.
@@ -728,6 +730,27 @@ export const listCallbackDeliveries = <ThrowOnError extends boolean = false>(opt
 });
 
 /**
+ * Redeliver a callback
+ *
+ * Sends a `delivered` or `failed` delivery of the presented key's
+ * tasks again: it becomes `pending` with a fresh retry schedule, and
+ * its first new attempt is due at once (within the deliverer's poll
+ * interval, 1 s by default). The body and the `webhook-id` are the
+ * same as before, so a receiver that already processed the event
+ * recognises it; the signature is made anew with the key's current
+ * secret. The attempts made so far stay in the list. A delivery
+ * still `pending` answers 409 `delivery_pending` (its next attempt is
+ * already scheduled); one of another key, 404 `delivery_not_found`.
+ * No request body; one sent anyway is ignored.
+ *
+ */
+export const redeliverCallback = <ThrowOnError extends boolean = false>(options: Options<RedeliverCallbackData, ThrowOnError>) => (options.client ?? client).post<RedeliverCallbackResponses, RedeliverCallbackErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/callbacks/deliveries/{delivery_id}/redeliver',
+    ...options
+});
+
+/**
  * List keys (administrator)
  *
  * Every key of the gateway, newest first, cursor-paginated like the
@@ -735,7 +758,7 @@ export const listCallbackDeliveries = <ThrowOnError extends boolean = false>(opt
  * `has_more` is false. A key's secret is never shown again after its
  * creation; `key_prefix` (its first characters) tells keys apart.
  * `status` filters by state: `active` (usable now), `revoked` or
- * `expired`. Requires an administrator key (a normal key: 403).
+ * `expired`; `name` finds keys by part of their name. Requires an administrator key (a normal key: 403).
  *
  */
 export const listKeys = <ThrowOnError extends boolean = false>(options?: Options<ListKeysData, ThrowOnError>) => (options?.client ?? client).get<ListKeysResponses, ListKeysErrors, ThrowOnError>({

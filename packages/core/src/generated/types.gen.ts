@@ -2614,6 +2614,11 @@ export type VideoStatusFilter = VideoTaskStatus;
 export type DeliveryTaskId = string;
 
 /**
+ * The delivery's id (its `webhook-id`).
+ */
+export type DeliveryId = string;
+
+/**
  * The key's id (`id` of the key at creation).
  */
 export type KeyId = number;
@@ -2644,6 +2649,11 @@ export type AuditKeyId = number;
 export type KeyStatusFilter = ApiKeyStatus;
 
 /**
+ * Only keys whose name contains this text, ignoring case (`%` and `_` are matched as themselves).
+ */
+export type KeyNameFilter = string;
+
+/**
  * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days. The range holds at most 744 buckets of `1h` or 366 of `1d`; a longer one is a 400 `out_of_range`.
  */
 export type UsageStartTime = number;
@@ -2662,6 +2672,11 @@ export type UsageBucketWidth = '1h' | '1d';
  * Split each bucket's figures by these fields (comma-separated). Default none.
  */
 export type UsageGroupBy = Array<'key_id' | 'model' | 'kind'>;
+
+/**
+ * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
+ */
+export type OwnerKeyId = number;
 
 /**
  * Only this key's usage (an administrator key may name any key).
@@ -3871,6 +3886,10 @@ export type ListVideoGenerationsData = {
          * Only tasks in this status.
          */
         status?: VideoTaskStatus;
+        /**
+         * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
+         */
+        key_id?: number;
     };
     url: '/v1/video/generations';
 };
@@ -3884,6 +3903,10 @@ export type ListVideoGenerationsErrors = {
      * Missing, unknown or expired API key.
      */
     401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
     /**
      * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
      */
@@ -4193,6 +4216,10 @@ export type ListCallbackDeliveriesData = {
          * Only the deliveries of this task.
          */
         task_id?: string;
+        /**
+         * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
+         */
+        key_id?: number;
     };
     url: '/v1/callbacks/deliveries';
 };
@@ -4206,6 +4233,10 @@ export type ListCallbackDeliveriesErrors = {
      * Missing, unknown or expired API key.
      */
     401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
     /**
      * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
      */
@@ -4231,6 +4262,64 @@ export type ListCallbackDeliveriesResponses = {
 
 export type ListCallbackDeliveriesResponse = ListCallbackDeliveriesResponses[keyof ListCallbackDeliveriesResponses];
 
+export type RedeliverCallbackData = {
+    body?: never;
+    path: {
+        /**
+         * The delivery's id (its `webhook-id`).
+         */
+        delivery_id: string;
+    };
+    query?: never;
+    url: '/v1/callbacks/deliveries/{delivery_id}/redeliver';
+};
+
+export type RedeliverCallbackErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The delivery is still pending; its next attempt is already scheduled.
+     */
+    409: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type RedeliverCallbackError = RedeliverCallbackErrors[keyof RedeliverCallbackErrors];
+
+export type RedeliverCallbackResponses = {
+    /**
+     * The delivery, pending again.
+     */
+    200: CallbackDelivery;
+};
+
+export type RedeliverCallbackResponse = RedeliverCallbackResponses[keyof RedeliverCallbackResponses];
+
 export type ListKeysData = {
     body?: never;
     path?: never;
@@ -4247,6 +4336,10 @@ export type ListKeysData = {
          * Only keys in this state.
          */
         status?: ApiKeyStatus;
+        /**
+         * Only keys whose name contains this text, ignoring case (`%` and `_` are matched as themselves).
+         */
+        name?: string;
     };
     url: '/v1/keys';
 };

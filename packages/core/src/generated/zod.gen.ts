@@ -2049,6 +2049,11 @@ export const zVideoStatusFilter = zVideoTaskStatus;
 export const zDeliveryTaskId = z.string().min(1).max(128);
 
 /**
+ * The delivery's id (its `webhook-id`).
+ */
+export const zDeliveryId = z.string().regex(/^msg_[0-9A-Za-z]{1,64}$/);
+
+/**
  * The key's id (`id` of the key at creation).
  */
 export const zKeyId = z.int().gte(1).lte(9007199254740991);
@@ -2079,6 +2084,11 @@ export const zAuditKeyId = z.int().gte(1).lte(9007199254740991);
 export const zKeyStatusFilter = zApiKeyStatus;
 
 /**
+ * Only keys whose name contains this text, ignoring case (`%` and `_` are matched as themselves).
+ */
+export const zKeyNameFilter = z.string().min(1).max(64);
+
+/**
  * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days. The range holds at most 744 buckets of `1h` or 366 of `1d`; a longer one is a 400 `out_of_range`.
  */
 export const zUsageStartTime = z.int().gte(0).lte(9007199254740991);
@@ -2101,6 +2111,11 @@ export const zUsageGroupBy = z.array(z.enum([
     'model',
     'kind'
 ])).max(3);
+
+/**
+ * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
+ */
+export const zOwnerKeyId = z.int().gte(1).lte(9007199254740991);
 
 /**
  * Only this key's usage (an administrator key may name any key).
@@ -2371,7 +2386,8 @@ export const zGetFileResponse = zFileObject;
 export const zListVideoGenerationsQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
     after: z.string().min(1).max(256).optional(),
-    status: zVideoTaskStatus.optional()
+    status: zVideoTaskStatus.optional(),
+    key_id: z.int().gte(1).lte(9007199254740991).optional()
 });
 
 /**
@@ -2423,7 +2439,8 @@ export const zRotateCallbackSecretResponse = zCallbackSecret;
 export const zListCallbackDeliveriesQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
     after: z.string().min(1).max(256).optional(),
-    task_id: z.string().min(1).max(128).optional()
+    task_id: z.string().min(1).max(128).optional(),
+    key_id: z.int().gte(1).lte(9007199254740991).optional()
 });
 
 /**
@@ -2431,10 +2448,20 @@ export const zListCallbackDeliveriesQuery = z.object({
  */
 export const zListCallbackDeliveriesResponse = zCallbackDeliveryList;
 
+export const zRedeliverCallbackPath = z.object({
+    delivery_id: z.string().regex(/^msg_[0-9A-Za-z]{1,64}$/)
+});
+
+/**
+ * The delivery, pending again.
+ */
+export const zRedeliverCallbackResponse = zCallbackDelivery;
+
 export const zListKeysQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
     after: z.string().regex(/^[1-9][0-9]{0,15}$/).optional(),
-    status: zApiKeyStatus.optional()
+    status: zApiKeyStatus.optional(),
+    name: z.string().min(1).max(64).optional()
 });
 
 /**

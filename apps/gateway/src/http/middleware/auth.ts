@@ -58,3 +58,22 @@ export function requireAdmin(): MiddlewareHandler<AppEnv> {
 export function actorOf(c: Context<AppEnv>): Actor {
   return { keyId: c.get('key').id, requestId: c.get('requestId') ?? null };
 }
+
+/**
+ * Whose list a request reads: the key it names when that is an administrator key (or the key
+ * itself), else the presented key's own; a normal key naming another key is a 403.
+ *
+ * @example
+ * const owner = listedKeyId(c.get('key'), query.key_id, 'video tasks');
+ */
+export function listedKeyId(
+  key: { id: number; role: 'admin' | 'user' },
+  requested: number | undefined,
+  what: string,
+): number {
+  if (requested === undefined || requested === key.id) return key.id;
+  if (key.role !== 'admin') {
+    throw forbidden(`Another key's ${what} need an admin key.`, 'admin_key_required');
+  }
+  return requested;
+}

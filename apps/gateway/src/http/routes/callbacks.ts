@@ -1,12 +1,16 @@
-/** Callback secret (read, rotate) and the key's delivery log. */
-import { zListCallbackDeliveriesQuery, zRotateCallbackSecretRequest } from '@modelgate/core/zod';
+/** Callback secret (read, rotate), the key's delivery log, and redelivery. */
+import {
+  zListCallbackDeliveriesQuery,
+  zRedeliverCallbackPath,
+  zRotateCallbackSecretRequest,
+} from '@modelgate/core/zod';
 import type { Hono } from 'hono';
 import { badRequest } from '../../errors/api-error.js';
 import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
-import { actorOf } from '../middleware/auth.js';
-import { validateQuery } from '../query.js';
+import { actorOf, listedKeyId } from '../middleware/auth.js';
+import { validatePath, validateQuery } from '../query.js';
 import { readJsonBody } from '../validate.js';
 
 const MAX_GRACE_PERIOD_SECONDS = 7 * 24 * 60 * 60;
@@ -26,12 +30,20 @@ export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): v
   app.get('/v1/callbacks/deliveries', async (c) => {
     const query = validateQuery(c, zListCallbackDeliveriesQuery);
     return c.json(
-      await services.callbacks.listDeliveries(c.get('key').id, {
-        limit: query.limit,
-        after: query.after ?? null,
-        taskId: query.task_id ?? null,
-      }),
+      await services.callbacks.listDeliveries(
+        listedKeyId(c.get('key'), query.key_id, 'callback deliveries'),
+        {
+          limit: query.limit,
+          after: query.after ?? null,
+          taskId: query.task_id ?? null,
+        },
+      ),
     );
+  });
+
+  app.post('/v1/callbacks/deliveries/:delivery_id/redeliver', async (c) => {
+    const { delivery_id: id } = validatePath(c, zRedeliverCallbackPath);
+    return c.json(await services.callbacks.redeliver(c.get('key').id, id));
   });
 }
 

@@ -47,12 +47,3 @@ export function registerResponseRoutes(app: Hono<AppEnv>, services: Services): v
     c.json(await responses.inputItems(c.get('key'), responseId(c))),
   );
 }
-
-/** The path's response id; the two operation paths (`compact`, `input_tokens`) are POST-only. */
-function responseId(c: Context<AppEnv>): string {
-  const id = c.req.param('response_id') ?? '';
-  if (id === 'compact' || id === 'input_tokens') {
-    throw methodNotAllowed(c.req.method, c.req.path, ['POST']);
-  }
-  return id;
-}

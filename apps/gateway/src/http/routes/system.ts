@@ -1,4 +1,7 @@
-/** Unauthenticated operational routes: health, readiness, metrics, the spec and its reference page. */
+/**
+ * Unauthenticated operational routes: health, readiness, metrics, the spec and its reference page,
+ * and the operator console's static files (its API calls carry a key like any client's).
+ */
 import type { Hono } from 'hono';
 import { sql } from 'kysely';
 import { migrationsComplete } from '../../db/migrate.js';
@@ -6,6 +9,7 @@ import { notFound } from '../../errors/api-error.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
 import { loadOpenApiYaml } from '../openapi-source.js';
+import { registerConsoleRoutes } from './console.js';
 import { registerDocsRoutes } from './docs.js';
 
 export function registerSystemRoutes(app: Hono<AppEnv>, services: Services): void {
@@ -37,4 +41,5 @@ export function registerSystemRoutes(app: Hono<AppEnv>, services: Services): voi
   });
 
   registerDocsRoutes(app);
+  registerConsoleRoutes(app);
 }

@@ -6,6 +6,7 @@ import { zListVideoGenerationsQuery } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
+import { listedKeyId } from '../middleware/auth.js';
 import { validateQuery } from '../query.js';
 import { readJsonBody } from '../validate.js';
 
@@ -21,7 +22,7 @@ export function registerVideoRoutes(app: Hono<AppEnv>, services: Services): void
   app.get('/v1/video/generations', async (c) => {
     const query = validateQuery(c, zListVideoGenerationsQuery);
     return c.json(
-      await video.list(c.get('key').id, {
+      await video.list(listedKeyId(c.get('key'), query.key_id, 'video tasks'), {
         limit: query.limit,
         after: query.after ?? null,
         status: query.status ?? null,

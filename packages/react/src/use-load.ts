@@ -1,5 +1,6 @@
-// One request whose answer a component shows: sent again when what it asks changes, aborted when
-// that happens mid-flight, so a late answer to an old question never lands.
+// useLoad: one request whose answer a component shows (a balance, a page of a list, a report):
+// sent again when what it asks changes, aborted when that happens mid-flight, so a late answer to
+// an old question never lands.
 import { asModelgateError, type ModelgateError } from '@modelgate/core';
 import { useEffect, useState } from 'react';
 
@@ -24,8 +25,10 @@ const LOADING: LoadState<never> = { data: undefined, error: undefined, loading: 
  * does (the same question asked again: the old answer stays up until the new one arrives).
  *
  * @example
+ * ```tsx
  * const load = useCallback((signal: AbortSignal) => client.usage.retrieve({}, { signal }), [client]);
- * const { data: report, error } = useLoad(load, spent);
+ * const { data: report, error, loading } = useLoad(load, spent);
+ * ```
  */
 export function useLoad<T>(load: Loader<T>, version = 0): LoadState<T> {
   const [answer, setAnswer] = useState<Answer<T>>({ ...LOADING, loader: undefined });

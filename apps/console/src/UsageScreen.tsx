@@ -1,0 +1,154 @@
+// Usage over time (GET /v1/usage): the gateway buckets and sums; the screen picks the range, the
+// bucket width and the grouping, draws the groups, and exports the report as CSV.
+import type { ModelgateClient, UsageQuery } from '@modelgate/core';
+import { useLoad } from '@modelgate/react';
+import { useCallback, useMemo, useState } from 'react';
+import { ErrorNote } from './ErrorNote.js';
+import { formatCredits } from './format.js';
+import { colourOf, UsageChart } from './UsageChart.js';
+import { type GroupBy, reportCsv, seriesOf } from './usage-series.js';
+
+const RANGES = {
+  '24h': { label: 'last 24 hours', seconds: 86_400, bucket: '1h' },
+  '7d': { label: 'last 7 days', seconds: 7 * 86_400, bucket: '1d' },
+  '30d': { label: 'last 30 days', seconds: 30 * 86_400, bucket: '1d' },
+} as const;
+
+type RangeName = keyof typeof RANGES;
+
+export function UsageScreen({ client, admin }: { client: ModelgateClient; admin: boolean }) {
+  const [range, setRange] = useState<RangeName>('24h');
+  const [bucket, setBucket] = useState<'1h' | '1d'>('1h');
+  const [groupBy, setGroupBy] = useState<GroupBy>(admin ? 'key_id' : 'model');
+  const [keyId, setKeyId] = useState('');
+  const [version, setVersion] = useState(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` moves the range's end to now
+  const query = useMemo((): UsageQuery => {
+    const end = Math.floor(Date.now() / 1000);
+    return {
+      start_time: end - RANGES[range].seconds,
+      end_time: end,
+      bucket_width: bucket,
+      group_by: [groupBy],
+      key_id: keyId ? Number(keyId) : undefined,
+    };
+  }, [range, bucket, groupBy, keyId, version]);
+  const load = useCallback(
+    (signal: AbortSignal) => client.usage.retrieve(query, { signal }),
+    [client, query],
+  );
+  const { data: report, error, loading } = useLoad(load);
+  const series = useMemo(() => (report ? seriesOf(report, groupBy) : []), [report, groupBy]);
+
+  const download = () => {
+    if (!report) return;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([reportCsv(report)], { type: 'text/csv' }));
+    link.download = `modelgate-usage-${report.bucket_width}-${report.start_time}.csv`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  };
+
+  return (
+    <section>
+      <form className="filters" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Range
+          <select
+            name="range"
+            value={range}
+            onChange={(event) => {
+              const next = event.target.value as RangeName;
+              setRange(next);
+              setBucket(RANGES[next].bucket);
+            }}
+          >
+            {Object.entries(RANGES).map(([name, r]) => (
+              <option key={name} value={name}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Buckets
+          <select
+            name="bucket"
+            value={bucket}
+            onChange={(event) => setBucket(event.target.value as '1h' | '1d')}
+          >
+            <option value="1h">hour</option>
+            <option value="1d">day</option>
+          </select>
+        </label>
+        <label>
+          Per
+          <select
+            name="group"
+            value={groupBy}
+            onChange={(event) => setGroupBy(event.target.value as GroupBy)}
+          >
+            <option value="key_id">key</option>
+            <option value="model">model</option>
+          </select>
+        </label>
+        {admin && (
+          <label>
+            Key id (empty: every key)
+            <input
+              name="key_id"
+              inputMode="numeric"
+              value={keyId}
+              onChange={(event) => setKeyId(event.target.value.replace(/\D/g, ''))}
+            />
+          </label>
+        )}
+        <button type="button" onClick={() => setVersion((v) => v + 1)}>
+          Refresh
+        </button>
+        <button type="button" onClick={download} disabled={!report}>
+          Export CSV
+        </button>
+      </form>
+      <ErrorNote error={error} />
+      {report && (
+        <div aria-busy={loading}>
+          <p data-testid="usage-total">
+            Total: <strong>{formatCredits(report.totals.cost)}</strong> credits,{' '}
+            {report.totals.requests} requests, {report.totals.input_tokens} input and{' '}
+            {report.totals.output_tokens} output tokens.
+          </p>
+          <UsageChart report={report} series={series} />
+          <table data-testid="usage-groups">
+            <thead>
+              <tr>
+                <th>{groupBy === 'key_id' ? 'Key' : 'Model'}</th>
+                <th className="num">Requests</th>
+                <th className="num">Input tokens</th>
+                <th className="num">Output tokens</th>
+                <th className="num">Video seconds</th>
+                <th className="num">Cost (credits)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {series.map((s, i) => (
+                <tr key={s.label}>
+                  <td>
+                    <span className="swatch" style={{ background: colourOf(i) }} /> {s.label}
+                  </td>
+                  <td className="num">{s.total.requests}</td>
+                  <td className="num">{s.total.input_tokens}</td>
+                  <td className="num">{s.total.output_tokens}</td>
+                  <td className="num">{s.total.video_seconds}</td>
+                  <td className="num">{formatCredits(s.total.cost)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {series.length === 0 && <p>No usage in this range.</p>}
+        </div>
+      )}
+    </section>
+  );
+}
