@@ -2,6 +2,7 @@
 import type { ModelgateError } from '@modelgate/core';
 import { asModelgateError } from '@modelgate/core';
 import { useEffect, useState } from 'react';
+import { AuditScreen } from './AuditScreen.js';
 import { BalanceScreen } from './BalanceScreen.js';
 import { CallbacksScreen } from './CallbacksScreen.js';
 import { ErrorNote } from './ErrorNote.js';
@@ -13,7 +14,7 @@ import { forgetKey, type Session, signIn, storedKey } from './session.js';
 import { TasksScreen } from './TasksScreen.js';
 import { UsageScreen } from './UsageScreen.js';
 
-const ADMIN_SCREENS: Screen[] = ['keys', 'usage', 'log', 'tasks', 'callbacks'];
+const ADMIN_SCREENS: Screen[] = ['keys', 'usage', 'log', 'tasks', 'callbacks', 'audit'];
 const USER_SCREENS: Screen[] = ['balance', 'usage', 'log', 'tasks', 'callbacks'];
 
 export function App() {
@@ -107,6 +108,7 @@ export function App() {
         {screen === 'callbacks' && (
           <CallbacksScreen client={client} readOnly={session.role !== 'admin'} />
         )}
+        {screen === 'audit' && <AuditScreen client={client} />}
       </main>
     </>
   );

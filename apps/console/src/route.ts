@@ -9,6 +9,7 @@ export const SCREENS = {
   log: 'Request log',
   tasks: 'Video tasks',
   callbacks: 'Callback deliveries',
+  audit: 'Audit log',
 } as const;
 
 export type Screen = keyof typeof SCREENS;

@@ -257,6 +257,16 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { error: Json }).error.code).toBe('revoked_api_key');
     await shot('keys-revoked');
+
+    // The audit log shows the key's changes, newest first: revoked, then its quota edits, then created.
+    await nav('Audit log');
+    await page.locator('input[name="key_id"]').fill(String(id));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const rows = page.getByTestId('audit').locator('tbody tr');
+    await expect.poll(() => rows.first().textContent()).toContain('Key revoked');
+    expect(await rows.last().textContent()).toContain('Key created');
+    expect(await page.getByTestId('audit').textContent()).toContain('quota:');
+    await shot('audit');
     expect(pageErrors).toEqual([]);
   });
 
