@@ -186,6 +186,11 @@ export const createResponse = <ThrowOnError extends boolean = false>(options: Op
 
 /**
  * Delete a response
+ *
+ * Forgets a stored response of the key: it can no longer be retrieved or
+ * named as `previous_response_id`. Another key's id, or one already
+ * deleted or past the retention, is a 404.
+ *
  */
 export const deleteResponse = <ThrowOnError extends boolean = false>(options: Options<DeleteResponseData, ThrowOnError>) => (options.client ?? client).delete<DeleteResponseResponses, DeleteResponseErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
