@@ -80,6 +80,9 @@ function userMessagesOf(blocks: readonly RequestContentBlock[]): ChatMessage[] {
 
 /** One Anthropic turn → chat messages. */
 function chatMessagesOf(message: MessageParam): ChatMessage[] {
+  // A system turn inside the conversation (Claude Code sends them) keeps its place as a system message.
+  if (message.role === 'system')
+    return [{ role: 'system', content: anthropicContentText(message.content) }];
   if (typeof message.content === 'string') {
     const content = message.content;
     return [message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content }];

@@ -4,6 +4,8 @@
  * `anthropic-version` is a 400 (the vendor header is a date; only `vendor-version` may be blank).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeHeaderValue } from '../../src/http/header-value.js';
+import { droppedParamsValue } from '../../src/translate/dropped.js';
 
 import { startTestGateway, type TestGateway } from '../helpers/index.js';
 

@@ -819,7 +819,7 @@ export type CreateMessageRequest = {
      */
     model: string;
     /**
-     * The conversation so far, oldest first, as user and assistant turns.
+     * The conversation so far, oldest first, as user and assistant turns (and system turns, see `MessageParam`).
      */
     messages: Array<MessageParam>;
     /**
@@ -948,12 +948,15 @@ export type ToolResultBlock = {
 
 /**
  * One turn of a messages conversation. `tool_use` blocks belong in
- * assistant turns, `tool_result` blocks in user turns. Other keys are
- * ignored.
+ * assistant turns, `tool_result` blocks in user turns. A `system` turn
+ * (sent by current agents, e.g. Claude Code, beside the top-level
+ * `system`) is passed as sent to upstreams of the messages format and
+ * becomes a system message for OpenAI-compatible models. Other keys
+ * are ignored.
  *
  */
 export type MessageParam = {
-    role: 'user' | 'assistant';
+    role: 'user' | 'assistant' | 'system';
     content: string | Array<RequestContentBlock>;
 };
 

@@ -589,12 +589,19 @@ export const zRequestContentBlock = z.union([
 
 /**
  * One turn of a messages conversation. `tool_use` blocks belong in
- * assistant turns, `tool_result` blocks in user turns. Other keys are
- * ignored.
+ * assistant turns, `tool_result` blocks in user turns. A `system` turn
+ * (sent by current agents, e.g. Claude Code, beside the top-level
+ * `system`) is passed as sent to upstreams of the messages format and
+ * becomes a system message for OpenAI-compatible models. Other keys
+ * are ignored.
  *
  */
 export const zMessageParam = z.object({
-    role: z.enum(['user', 'assistant']),
+    role: z.enum([
+        'user',
+        'assistant',
+        'system'
+    ]),
     content: z.union([
         z.string(),
         z.array(zRequestContentBlock).min(1)
