@@ -935,15 +935,32 @@ export type ToolUseBlock = {
 };
 
 /**
- * The result of a tool call, in a user turn. `content` is text (or
- * text blocks); `is_error` says the tool failed. Other keys are ignored.
+ * The result of a tool call, in a user turn. `content` is text or a
+ * list of blocks (`text`, `image`, and the vendor's newer kinds such as
+ * `tool_reference`); `is_error` says the tool failed. Other keys are
+ * ignored.
  *
  */
 export type ToolResultBlock = {
     type: 'tool_result';
     tool_use_id: string;
-    content?: string | Array<TextBlock>;
+    content?: string | Array<ToolResultContentBlock>;
     is_error?: boolean;
+};
+
+/**
+ * A block of a tool result's content, by `type`: `text` (with `text`),
+ * `image` (with `source`, as in `ImageBlock`) or a kind the vendor
+ * added (`tool_reference`, `search_result`, …). Upstreams of the
+ * messages format get every block as sent; for OpenAI-compatible
+ * models the text blocks are the tool message's text and the rest is
+ * dropped.
+ *
+ */
+export type ToolResultContentBlock = {
+    type: string;
+    text?: string;
+    [key: string]: unknown;
 };
 
 /**

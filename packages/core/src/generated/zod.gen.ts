@@ -514,8 +514,24 @@ export const zToolUseBlock = z.object({
 });
 
 /**
- * The result of a tool call, in a user turn. `content` is text (or
- * text blocks); `is_error` says the tool failed. Other keys are ignored.
+ * A block of a tool result's content, by `type`: `text` (with `text`),
+ * `image` (with `source`, as in `ImageBlock`) or a kind the vendor
+ * added (`tool_reference`, `search_result`, …). Upstreams of the
+ * messages format get every block as sent; for OpenAI-compatible
+ * models the text blocks are the tool message's text and the rest is
+ * dropped.
+ *
+ */
+export const zToolResultContentBlock = z.looseObject({
+    type: z.string().min(1),
+    text: z.string().optional()
+});
+
+/**
+ * The result of a tool call, in a user turn. `content` is text or a
+ * list of blocks (`text`, `image`, and the vendor's newer kinds such as
+ * `tool_reference`); `is_error` says the tool failed. Other keys are
+ * ignored.
  *
  */
 export const zToolResultBlock = z.object({
@@ -523,7 +539,7 @@ export const zToolResultBlock = z.object({
     tool_use_id: z.string().min(1),
     content: z.union([
         z.string(),
-        z.array(zTextBlock)
+        z.array(zToolResultContentBlock)
     ]).optional(),
     is_error: z.boolean().optional()
 });
