@@ -988,7 +988,36 @@ export type RequestContentBlock = ({
     type: 'tool_use';
 } & ToolUseBlock) | ({
     type: 'tool_result';
-} & ToolResultBlock);
+} & ToolResultBlock) | ({
+    type: 'thinking';
+} & ThinkingBlock) | ({
+    type: 'redacted_thinking';
+} & RedactedThinkingBlock);
+
+/**
+ * The model's thinking, sent back in an assistant turn as the model
+ * produced it: upstreams of the messages format get it byte for byte
+ * (its `signature` lets the vendor check it); OpenAI-compatible models
+ * do not take it, and it is left out for them.
+ *
+ */
+export type ThinkingBlock = {
+    type: 'thinking';
+    thinking: string;
+    signature: string;
+    [key: string]: unknown;
+};
+
+/**
+ * Thinking the vendor encrypted, sent back in an assistant turn as
+ * received (`data` is opaque). Left out for OpenAI-compatible models.
+ *
+ */
+export type RedactedThinkingBlock = {
+    type: 'redacted_thinking';
+    data: string;
+    [key: string]: unknown;
+};
 
 /**
  * An image in a user turn: by URL (the URL of a file uploaded with

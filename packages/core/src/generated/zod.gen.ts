@@ -545,6 +545,29 @@ export const zToolResultBlock = z.object({
 });
 
 /**
+ * The model's thinking, sent back in an assistant turn as the model
+ * produced it: upstreams of the messages format get it byte for byte
+ * (its `signature` lets the vendor check it); OpenAI-compatible models
+ * do not take it, and it is left out for them.
+ *
+ */
+export const zThinkingBlock = z.looseObject({
+    type: z.literal('thinking'),
+    thinking: z.string(),
+    signature: z.string()
+});
+
+/**
+ * Thinking the vendor encrypted, sent back in an assistant turn as
+ * received (`data` is opaque). Left out for OpenAI-compatible models.
+ *
+ */
+export const zRedactedThinkingBlock = z.looseObject({
+    type: z.literal('redacted_thinking'),
+    data: z.string()
+});
+
+/**
  * An image the model fetches from an `https:` or `http:` URL.
  */
 export const zImageUrlSource = z.object({
@@ -600,7 +623,13 @@ export const zRequestContentBlock = z.union([
     }).and(zToolUseBlock),
     z.object({
         type: z.literal('tool_result')
-    }).and(zToolResultBlock)
+    }).and(zToolResultBlock),
+    z.object({
+        type: z.literal('thinking')
+    }).and(zThinkingBlock),
+    z.object({
+        type: z.literal('redacted_thinking')
+    }).and(zRedactedThinkingBlock)
 ]);
 
 /**
