@@ -3,7 +3,7 @@
  * reported none, from a count of the text it returned), then sent: the upstream's own bytes when
  * the formats match, else the translated body.
  */
-import { DROPPED_PARAMS_HEADER } from '../translate/dropped.js';
+import { DROPPED_PARAMS_HEADER, droppedParamsValue } from '../translate/dropped.js';
 import type { TextAnswer } from './answer.js';
 import type { Charge } from './charge.js';
 import { OVERHEAD_HEADER, type OverheadClock } from './overhead.js';
@@ -39,7 +39,9 @@ export async function respondJson(
 
 /** `x-modelgate-dropped-params` when the translation left fields behind, else nothing. */
 export function droppedHeader(plan: UpstreamPlan): Record<string, string> {
-  return plan.dropped.length > 0 ? { [DROPPED_PARAMS_HEADER]: plan.dropped.join(',') } : {};
+  return plan.dropped.length > 0
+    ? { [DROPPED_PARAMS_HEADER]: droppedParamsValue(plan.dropped) }
+    : {};
 }
 
 /** A response body in any client format, as far as its generated text goes. */

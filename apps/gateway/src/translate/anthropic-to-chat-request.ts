@@ -18,7 +18,10 @@ import type {
 /** OpenAI accepts up to four stop sequences (docs/providers.md#1-openai). */
 const OPENAI_MAX_STOP = 4;
 
-function anthropicContentText(content: MessageParam['content']): string {
+/** The text of a turn's or a tool result's content: its text blocks, other kinds left out. */
+function anthropicContentText(
+  content: string | readonly { type: string; text?: unknown }[],
+): string {
   if (typeof content === 'string') return content;
   return content.map((block) => (block.type === 'text' ? String(block.text ?? '') : '')).join('');
 }
@@ -80,6 +83,9 @@ function userMessagesOf(blocks: readonly RequestContentBlock[]): ChatMessage[] {
 
 /** One Anthropic turn → chat messages. */
 function chatMessagesOf(message: MessageParam): ChatMessage[] {
+  // A system turn inside the conversation (Claude Code sends them) keeps its place as a system message.
+  if (message.role === 'system')
+    return [{ role: 'system', content: anthropicContentText(message.content) }];
   if (typeof message.content === 'string') {
     const content = message.content;
     return [message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content }];
@@ -104,7 +110,7 @@ export function anthropicToChatRequest(
 ): ChatRequest {
   const messages: ChatMessage[] = [];
   if (request.system != null) {
-    const text = anthropicContentText(request.system as MessageParam['content']);
+    const text = anthropicContentText(request.system);
     if (text !== '') messages.push({ role: 'system', content: text });
   }
   for (const message of request.messages) messages.push(...chatMessagesOf(message));

@@ -5,8 +5,28 @@
  * set is dropped, and the client is told so in `x-modelgate-dropped-params`.
  */
 
-/** The response header listing dropped fields (dotted paths, comma-separated). */
+/**
+ * The response header listing dropped fields (dotted paths, comma-separated). A field name is the
+ * client's own text and may hold any character: each name is percent-encoded as a URI component
+ * (`\u0100` → `%C4%80`, a comma → `%2C`), so the value is always a valid header and splits back
+ * into names with `decodeURIComponent`.
+ */
 export const DROPPED_PARAMS_HEADER = 'x-modelgate-dropped-params';
+
+/**
+ * @example
+ * droppedParamsValue(['seed', 'tools.*.strict', '\u0100']); // 'seed,tools.*.strict,%C4%80'
+ */
+export function droppedParamsValue(fields: readonly string[]): string {
+  return fields.map(encodeName).join(',');
+}
+
+/** A lone UTF-16 surrogate (which encodeURIComponent refuses) becomes U+FFFD. */
+function encodeName(name: string): string {
+  return encodeURIComponent(name.replace(LONE_SURROGATE, '\uFFFD'));
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** What one translation direction carries over, at the top level and inside each tool. */
 export interface CarriedFields {

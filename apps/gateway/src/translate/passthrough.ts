@@ -18,6 +18,8 @@ import { anthropicStreamError, openAiStreamError } from './stream-errors.js';
 
 // A usage object (not `"usage": null`) somewhere in the chunk.
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+// An upstream's in-stream error: `data: {"error": {...}}` (docs/providers.md#1-openai).
+const ERROR_CHUNK = /^\s*\{\s*"error"\s*:\s*\{/;
 
 /** The text produced so far: each content event's text, appended as the event passes. */
 class ProducedText {
@@ -91,6 +93,7 @@ export class OpenAiPassthroughStream extends TerminableStream implements StreamT
       this.ended = true;
       return [event.raw];
     }
+    if (ERROR_CHUNK.test(data)) return this.upstreamError(data);
     if (USAGE_OBJECT.test(data)) {
       const chunk = JSON.parse(data) as {
         choices?: unknown[];
@@ -110,6 +113,15 @@ export class OpenAiPassthroughStream extends TerminableStream implements StreamT
 
   get producedText(): string {
     return this.produced.value;
+  }
+
+  /**
+   * The upstream's error ends the stream: it is the one error event the client gets, its type
+   * mapped onto ours (OpenAI's `server_error` → `upstream_error`), so `end()` adds no second one.
+   */
+  private upstreamError(data: string): string[] {
+    const { error } = JSON.parse(data) as { error: { type?: string; message?: string } };
+    return this.fail(error.type ?? 'upstream_error', error.message ?? 'Upstream error.');
   }
 }
 

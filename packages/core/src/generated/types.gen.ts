@@ -819,7 +819,7 @@ export type CreateMessageRequest = {
      */
     model: string;
     /**
-     * The conversation so far, oldest first, as user and assistant turns.
+     * The conversation so far, oldest first, as user and assistant turns (and system turns, see `MessageParam`).
      */
     messages: Array<MessageParam>;
     /**
@@ -935,25 +935,45 @@ export type ToolUseBlock = {
 };
 
 /**
- * The result of a tool call, in a user turn. `content` is text (or
- * text blocks); `is_error` says the tool failed. Other keys are ignored.
+ * The result of a tool call, in a user turn. `content` is text or a
+ * list of blocks (`text`, `image`, and the vendor's newer kinds such as
+ * `tool_reference`); `is_error` says the tool failed. Other keys are
+ * ignored.
  *
  */
 export type ToolResultBlock = {
     type: 'tool_result';
     tool_use_id: string;
-    content?: string | Array<TextBlock>;
+    content?: string | Array<ToolResultContentBlock>;
     is_error?: boolean;
 };
 
 /**
+ * A block of a tool result's content, by `type`: `text` (with `text`),
+ * `image` (with `source`, as in `ImageBlock`) or a kind the vendor
+ * added (`tool_reference`, `search_result`, …). Upstreams of the
+ * messages format get every block as sent; for OpenAI-compatible
+ * models the text blocks are the tool message's text and the rest is
+ * dropped.
+ *
+ */
+export type ToolResultContentBlock = {
+    type: string;
+    text?: string;
+    [key: string]: unknown;
+};
+
+/**
  * One turn of a messages conversation. `tool_use` blocks belong in
- * assistant turns, `tool_result` blocks in user turns. Other keys are
- * ignored.
+ * assistant turns, `tool_result` blocks in user turns. A `system` turn
+ * (sent by current agents, e.g. Claude Code, beside the top-level
+ * `system`) is passed as sent to upstreams of the messages format and
+ * becomes a system message for OpenAI-compatible models. Other keys
+ * are ignored.
  *
  */
 export type MessageParam = {
-    role: 'user' | 'assistant';
+    role: 'user' | 'assistant' | 'system';
     content: string | Array<RequestContentBlock>;
 };
 
@@ -968,7 +988,36 @@ export type RequestContentBlock = ({
     type: 'tool_use';
 } & ToolUseBlock) | ({
     type: 'tool_result';
-} & ToolResultBlock);
+} & ToolResultBlock) | ({
+    type: 'thinking';
+} & ThinkingBlock) | ({
+    type: 'redacted_thinking';
+} & RedactedThinkingBlock);
+
+/**
+ * The model's thinking, sent back in an assistant turn as the model
+ * produced it: upstreams of the messages format get it byte for byte
+ * (its `signature` lets the vendor check it); OpenAI-compatible models
+ * do not take it, and it is left out for them.
+ *
+ */
+export type ThinkingBlock = {
+    type: 'thinking';
+    thinking: string;
+    signature: string;
+    [key: string]: unknown;
+};
+
+/**
+ * Thinking the vendor encrypted, sent back in an assistant turn as
+ * received (`data` is opaque). Left out for OpenAI-compatible models.
+ *
+ */
+export type RedactedThinkingBlock = {
+    type: 'redacted_thinking';
+    data: string;
+    [key: string]: unknown;
+};
 
 /**
  * An image in a user turn: by URL (the URL of a file uploaded with

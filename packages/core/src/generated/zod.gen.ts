@@ -514,8 +514,24 @@ export const zToolUseBlock = z.object({
 });
 
 /**
- * The result of a tool call, in a user turn. `content` is text (or
- * text blocks); `is_error` says the tool failed. Other keys are ignored.
+ * A block of a tool result's content, by `type`: `text` (with `text`),
+ * `image` (with `source`, as in `ImageBlock`) or a kind the vendor
+ * added (`tool_reference`, `search_result`, …). Upstreams of the
+ * messages format get every block as sent; for OpenAI-compatible
+ * models the text blocks are the tool message's text and the rest is
+ * dropped.
+ *
+ */
+export const zToolResultContentBlock = z.looseObject({
+    type: z.string().min(1),
+    text: z.string().optional()
+});
+
+/**
+ * The result of a tool call, in a user turn. `content` is text or a
+ * list of blocks (`text`, `image`, and the vendor's newer kinds such as
+ * `tool_reference`); `is_error` says the tool failed. Other keys are
+ * ignored.
  *
  */
 export const zToolResultBlock = z.object({
@@ -523,9 +539,32 @@ export const zToolResultBlock = z.object({
     tool_use_id: z.string().min(1),
     content: z.union([
         z.string(),
-        z.array(zTextBlock)
+        z.array(zToolResultContentBlock)
     ]).optional(),
     is_error: z.boolean().optional()
+});
+
+/**
+ * The model's thinking, sent back in an assistant turn as the model
+ * produced it: upstreams of the messages format get it byte for byte
+ * (its `signature` lets the vendor check it); OpenAI-compatible models
+ * do not take it, and it is left out for them.
+ *
+ */
+export const zThinkingBlock = z.looseObject({
+    type: z.literal('thinking'),
+    thinking: z.string(),
+    signature: z.string()
+});
+
+/**
+ * Thinking the vendor encrypted, sent back in an assistant turn as
+ * received (`data` is opaque). Left out for OpenAI-compatible models.
+ *
+ */
+export const zRedactedThinkingBlock = z.looseObject({
+    type: z.literal('redacted_thinking'),
+    data: z.string()
 });
 
 /**
@@ -584,17 +623,30 @@ export const zRequestContentBlock = z.union([
     }).and(zToolUseBlock),
     z.object({
         type: z.literal('tool_result')
-    }).and(zToolResultBlock)
+    }).and(zToolResultBlock),
+    z.object({
+        type: z.literal('thinking')
+    }).and(zThinkingBlock),
+    z.object({
+        type: z.literal('redacted_thinking')
+    }).and(zRedactedThinkingBlock)
 ]);
 
 /**
  * One turn of a messages conversation. `tool_use` blocks belong in
- * assistant turns, `tool_result` blocks in user turns. Other keys are
- * ignored.
+ * assistant turns, `tool_result` blocks in user turns. A `system` turn
+ * (sent by current agents, e.g. Claude Code, beside the top-level
+ * `system`) is passed as sent to upstreams of the messages format and
+ * becomes a system message for OpenAI-compatible models. Other keys
+ * are ignored.
  *
  */
 export const zMessageParam = z.object({
-    role: z.enum(['user', 'assistant']),
+    role: z.enum([
+        'user',
+        'assistant',
+        'system'
+    ]),
     content: z.union([
         z.string(),
         z.array(zRequestContentBlock).min(1)

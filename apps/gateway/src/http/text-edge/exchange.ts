@@ -14,6 +14,7 @@ import type { Services } from '../../services.js';
 import { OVERHEAD_HEADER, type TextAnswer, type TextService } from '../../text/service.js';
 import { abortWhenClientGone } from '../client-abort.js';
 import { answerableError } from '../errors.js';
+import { safeHeaders } from '../header-value.js';
 import { presentedKey } from '../middleware/auth.js';
 import { readBodyWithin, refuseDeclaredOverLimit } from '../middleware/body-limit.js';
 import { drainUnreadBody } from '../middleware/close-unread.js';
@@ -160,7 +161,7 @@ export class TextExchange {
   private headersWith(own: Record<string, string>): Record<string, string> {
     return {
       ...this.rateHeaders,
-      ...own,
+      ...safeHeaders(own),
       ...this.ctx.corsFor(this.header('origin')),
       'x-request-id': this.requestId,
     };

@@ -73,6 +73,22 @@ export type EdgeRequest =
   | TextRequest
   | { readonly format: 'responses'; readonly body: CreateResponseRequest };
 
+/**
+ * `anthropic-version` as sent: unlike `vendor-version`, the vendor's header has no blank form
+ * (spec: AnthropicVersion is a date), so an empty value is a 400 rather than the default.
+ */
+function anthropicVersion(header: HeaderReader): string | undefined {
+  const value = header('anthropic-version');
+  if (value !== undefined && value.trim() === '') {
+    throw badRequest(
+      'anthropic-version must be a date in the form YYYY-MM-DD (got an empty value).',
+      'anthropic-version',
+      'invalid_value',
+    );
+  }
+  return value;
+}
+
 export interface TextRoute {
   path: string;
   /**
@@ -108,7 +124,7 @@ export const TEXT_ROUTES: readonly TextRoute[] = [
     // vendor-version wins over its alias when both are sent (spec: VendorVersion).
     readHeaders: (header) => ({
       'vendor-version': resolveMessagesVersion(
-        nonBlank(header, 'vendor-version') ?? nonBlank(header, 'anthropic-version'),
+        nonBlank(header, 'vendor-version') ?? anthropicVersion(header),
       ),
     }),
     toRequest: (raw) => ({
