@@ -36,7 +36,11 @@ const localize = (text: string) => text.replaceAll('http://localhost:8080', gate
 /** A clean environment: no MODELGATE_* from outside, a config directory of the test's own. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const name of Object.keys(env)) if (name.startsWith('MODELGATE_')) delete env[name];
+  // A user's shell: no MODELGATE_* of ours, and none of the npm_* settings that running under
+  // `pnpm test` leaves in the environment (npm warns about them on stderr).
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('MODELGATE_') || /^npm_/i.test(name)) delete env[name];
+  }
   return { ...env, ...extra };
 }
 
