@@ -7,7 +7,8 @@
  * fails here, as does any command that exits non-zero.
  *
  * Left out, and why: "Run it" (install and start: what this test does itself), the S3 variables
- * (configuration, not a command) and `ledger:check` (test/main/ledger-check.test.ts runs it).
+ * (configuration, not a command), `ledger:check` (test/main/ledger-check.test.ts runs it) and the
+ * agent CLIs' commands (`codex`, `claude`: the compat package installs and drives those clients).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,13 @@ const README = join(fileURLToPath(new URL('../..', import.meta.url)), 'README.md
 
 /** Blocks a reader does not run as commands against a started gateway. */
 const notRun = (code: string) =>
-  code.includes('pnpm start') || code.includes('S3_BUCKET') || code.includes('ledger:check');
+  code.includes('pnpm start') ||
+  code.includes('S3_BUCKET') ||
+  code.includes('ledger:check') ||
+  AGENT_CLIS.test(code);
+
+/** The agent CLIs' examples: compat/test/ installs those clients and drives them itself. */
+const AGENT_CLIS = /^\s*(\S+=\S+\s+)*(codex|claude)\s/m;
 
 /** The reader's shell: no MODELGATE_* or DATABASE_URL from the test's own environment. */
 function readerEnv(): NodeJS.ProcessEnv {
