@@ -72,7 +72,10 @@ describe('README snippets', () => {
     for (const block of blocks) expect(['sh', 'json', 'js', 'text']).toContain(block.lang);
   });
 
-  it('the repository block: `pnpm -s modelgate …` prints only the CLI output', async () => {
+  // Each line starts pnpm (through npx) and then the CLI: seconds apiece, more on a loaded machine.
+  it('the repository block: `pnpm -s modelgate …` prints only the CLI output', {
+    timeout: 120_000,
+  }, async () => {
     assertBuilt();
     const block = blocks.find(isRepositoryBlock);
     const scripts = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))
@@ -97,7 +100,9 @@ describe('README snippets', () => {
     }
   });
 
-  it('the key captured through pnpm, as the README shows it, is the key alone', async () => {
+  it('the key captured through pnpm, as the README shows it, is the key alone', {
+    timeout: 120_000,
+  }, async () => {
     const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
     const capture = /\$\((pnpm -s modelgate token create [^)]*)\)/.exec(readme)?.[1];
     expect(capture).toBeDefined();
