@@ -35,10 +35,10 @@ export function auditCommand(
     query.key_id = keyId;
   }
   if (values.action !== undefined) {
-    if (!(values.action in ACTIONS)) {
+    if (!isAuditAction(values.action)) {
       return { message: `--action must be one of ${Object.keys(ACTIONS).join(', ')}` };
     }
-    query.action = values.action as AuditAction;
+    query.action = values.action;
   }
   if (values.limit !== undefined) {
     const limit = positiveInteger(values.limit);
@@ -46,4 +46,8 @@ export function auditCommand(
     query.limit = limit;
   }
   return { name: 'audit', query };
+}
+
+function isAuditAction(value: string): value is AuditAction {
+  return Object.hasOwn(ACTIONS, value);
 }
