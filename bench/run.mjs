@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // pnpm bench [--quick] [--no-pin] [--summary] [--node 24] [--targets=floor,modelgate,portkey] [scenario ...]
-// Scenarios: overhead load streams client ledger (default: all). A full run of every scenario (or
+// Scenarios: overhead load streams client ledger console (default: all). A full run of every scenario (or
 // --summary) writes bench/results/latest.json and the SVG plots and rewrites the results section
 // of BENCHMARKS.md, which cites them; any other run writes bench/results/partial-nodeN.json.tmp only.
 // Results are kept per Node major (latest-node20.json, latest-node24.json, one section of
@@ -15,7 +15,7 @@ import { cpuPlan, pinSelf, stopAll } from './lib/processes.mjs';
 import { continueOnNode, runtimeLabel } from './lib/runtime.mjs';
 import { ALL_TARGETS, benchDir, scratchDir } from './lib/targets.mjs';
 
-const SCENARIOS = ['overhead', 'load', 'streams', 'client', 'ledger'];
+const SCENARIOS = ['overhead', 'load', 'streams', 'client', 'ledger', 'console'];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -310,6 +310,19 @@ function ledgerTable(l) {
   return rows.join('\n');
 }
 
+function consoleTable(c) {
+  const rows = [
+    `${c.keys.toLocaleString('en')} keys, ${c.usageRows.toLocaleString('en')} usage rows over ${c.days} days (seeded in ${f(c.seedS, 1)} s), PostgreSQL; ${c.repeats} interleaved rounds. The floor is the cheapest authenticated call.`,
+    '',
+    '| console call | p50 ms | max ms | p50 × floor | bytes |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const [name, r] of Object.entries(c.calls)) {
+    rows.push(`| ${name} | ${f(r.p50, 1)} | ${f(r.max, 1)} | ${f(r.xFloor, 1)} | ${r.bytes} |`);
+  }
+  return rows.join('\n');
+}
+
 const cell = (t) =>
   t ? `${t.value} ${t.met === true ? '✅' : t.met === false ? '❌' : ''}`.trim() : '–';
 
@@ -406,7 +419,7 @@ export function writeSummary(report, outDir) {
       ),
     ].join('\n'),
   ];
-  const { overhead, load, streams, client, ledger } = report.scenarios;
+  const { overhead, load, streams, client, ledger, console: consoleScale } = report.scenarios;
   const failed = (name, s) => `${name} failed in this run: \`${String(s.error).split('\n')[0]}\``;
   if (overhead)
     sections.push(
@@ -440,6 +453,11 @@ export function writeSummary(report, outDir) {
     sections.push(
       '### 5. Ledger (operations per second)',
       ok(ledger) ? ledgerTable(ledger) : failed('ledger', ledger),
+    );
+  if (consoleScale)
+    sections.push(
+      '### 6. Console at scale (one call at a time)',
+      ok(consoleScale) ? consoleTable(consoleScale) : failed('console', consoleScale),
     );
   let text = readFileSync(file, 'utf8');
   const note = 'written by pnpm bench; edit outside these markers';

@@ -170,6 +170,7 @@ export async function startTarget(
       handle,
       origin,
       adminKey,
+      databaseUrl: database?.url,
       cleanup: database?.drop,
     };
     try {
