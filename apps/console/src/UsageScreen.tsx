@@ -16,6 +16,9 @@ const RANGES = {
 
 type RangeName = keyof typeof RANGES;
 
+/** Series a chart can tell apart; the gateway sums the rest of each bucket as "other". */
+const CHART_GROUPS = 12;
+
 export function UsageScreen({ client, admin }: { client: ModelgateClient; admin: boolean }) {
   const [range, setRange] = useState<RangeName>('24h');
   const [bucket, setBucket] = useState<'1h' | '1d'>('1h');
@@ -31,6 +34,7 @@ export function UsageScreen({ client, admin }: { client: ModelgateClient; admin:
       end_time: end,
       bucket_width: bucket,
       group_by: [groupBy],
+      group_limit: CHART_GROUPS,
       key_id: keyId ? Number(keyId) : undefined,
     };
   }, [range, bucket, groupBy, keyId, version]);

@@ -13,7 +13,14 @@ export interface Series {
 }
 
 function labelOf(result: UsageResult, by: GroupBy): string {
+  if (result.other) return by === 'key_id' ? 'other keys' : 'other models';
   return by === 'key_id' ? `key ${result.key_id}` : (result.model ?? 'no model');
+}
+
+/** A grouping field's CSV cell: `other` on the result that sums the groups beyond the limit. */
+function groupCell(report: UsageReport, r: UsageResult, field: 'key_id' | 'model'): string {
+  if (r.other && report.group_by.includes(field)) return 'other';
+  return csvText(String(r[field] ?? ''));
 }
 
 function add(into: UsageResult, result: UsageResult): void {
@@ -78,8 +85,8 @@ export function reportCsv(report: UsageReport): string {
       const cells = [
         start,
         end,
-        r.key_id ?? '',
-        csvText(r.model ?? ''),
+        groupCell(report, r, 'key_id'),
+        groupCell(report, r, 'model'),
         r.requests,
         r.input_tokens,
         r.output_tokens,

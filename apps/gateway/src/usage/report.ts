@@ -23,6 +23,8 @@ export interface UsageQuery {
   endTime?: number;
   bucketWidth: BucketWidth;
   groupBy: UsageGroup[];
+  /** How many groups are listed apart; the rest of each bucket is summed as `other`. */
+  groupLimit: number;
   /** Only this key's rows; undefined = every key (administrators only: the route decides). */
   keyId?: number;
   model?: string;
@@ -70,7 +72,7 @@ interface AggregateRow {
 
 /**
  * @example
- * const report = await usageReport(db, { bucketWidth: '1d', groupBy: ['model'], keyId: 42 }, now);
+ * const report = await usageReport(db, { bucketWidth: '1d', groupBy: ['model'], groupLimit: 10, keyId: 42 }, now);
  */
 export async function usageReport(
   db: Kysely<DB>,
@@ -79,12 +81,22 @@ export async function usageReport(
 ): Promise<UsageReport> {
   const range = bucketRange(query, now);
   const rows = await aggregate(db, query, range);
+  const listed = largestGroups(rows, query.groupLimit);
   const byBucket = new Map<number, UsageResult[]>();
+  const others = new Map<number, UsageResult>();
   for (const row of rows) {
     const bucket = Number(row.bucket);
-    const results = byBucket.get(bucket) ?? [];
-    results.push(toResult(row));
-    byBucket.set(bucket, results);
+    const result = toResult(row);
+    if (listed.has(groupOf(row))) {
+      const results = byBucket.get(bucket) ?? [];
+      results.push(result);
+      byBucket.set(bucket, results);
+    } else {
+      others.set(bucket, addTo(others.get(bucket) ?? otherResult(), result));
+    }
+  }
+  for (const [bucket, other] of others) {
+    byBucket.set(bucket, [...(byBucket.get(bucket) ?? []), other]);
   }
   const data: UsageBucket[] = [];
   for (let start = range.start; start < range.end; start += range.width) {
@@ -144,6 +156,32 @@ function aggregate(db: Kysely<DB>, query: UsageQuery, range: Range): Promise<Agg
     .then((result) => result.rows);
 }
 
+const groupOf = (row: AggregateRow) => `${row.key_id}|${row.model}|${row.kind}`;
+
+/**
+ * The `limit` groups with the most units over the range, ties broken by key id, model and kind: a
+ * report split per key over 10,000 keys and 30 days would otherwise answer 48.7 MB
+ * (`pnpm bench console`).
+ */
+function largestGroups(rows: readonly AggregateRow[], limit: number): Set<string> {
+  const groups = new Map<string, { row: AggregateRow; units: number }>();
+  for (const row of rows) {
+    const group = groups.get(groupOf(row)) ?? { row, units: 0 };
+    group.units += Number(row.units);
+    groups.set(groupOf(row), group);
+  }
+  if (groups.size <= limit) return new Set(groups.keys());
+  const text = (value: unknown) => (value === null ? '' : String(value));
+  const ranked = [...groups.values()].sort(
+    (a, b) =>
+      b.units - a.units ||
+      Number(a.row.key_id ?? 0) - Number(b.row.key_id ?? 0) ||
+      text(a.row.model).localeCompare(text(b.row.model)) ||
+      text(a.row.kind).localeCompare(text(b.row.kind)),
+  );
+  return new Set(ranked.slice(0, limit).map((group) => groupOf(group.row)));
+}
+
 /** The kinds the API names; a kind it does not (none is written today) reads as null. */
 function usageKind(kind: string | null): UsageResult['kind'] {
   return zUsageKind.safeParse(kind).data ?? null;
@@ -165,9 +203,9 @@ function toResult(row: AggregateRow): UsageResult {
   };
 }
 
-/** The range's totals: every figure summed, no grouping field. */
-function sumOf(results: UsageResult[]): UsageResult {
-  const totals: UsageResult = {
+/** A result with no figures and no grouping field, to sum into. */
+function emptyResult(): UsageResult {
+  return {
     object: 'usage_result',
     key_id: null,
     model: null,
@@ -179,13 +217,22 @@ function sumOf(results: UsageResult[]): UsageResult {
     units: 0,
     cost: 0,
   };
-  for (const r of results) {
-    totals.requests += r.requests;
-    totals.input_tokens += r.input_tokens;
-    totals.output_tokens += r.output_tokens;
-    totals.video_seconds += r.video_seconds;
-    totals.units += r.units;
-  }
-  totals.cost = unitsToCredits(totals.units);
-  return totals;
+}
+
+const otherResult = (): UsageResult => ({ ...emptyResult(), other: true });
+
+/** `into` with `result`'s figures added (its grouping fields stay as they are). */
+function addTo(into: UsageResult, result: UsageResult): UsageResult {
+  into.requests += result.requests;
+  into.input_tokens += result.input_tokens;
+  into.output_tokens += result.output_tokens;
+  into.video_seconds += result.video_seconds;
+  into.units += result.units;
+  into.cost = unitsToCredits(into.units);
+  return into;
+}
+
+/** The range's totals: every figure summed, no grouping field. */
+function sumOf(results: UsageResult[]): UsageResult {
+  return results.reduce(addTo, emptyResult());
 }

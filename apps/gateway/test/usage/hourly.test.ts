@@ -79,7 +79,13 @@ describe.each(eachDatabase())('usage report from the hourly sums on $name', (tar
       const end = Math.max(NOW, ...rows.map((r) => r.created_at)) + 1;
       const report = await usageReport(
         h.db,
-        { bucketWidth, groupBy: ['model', 'kind'], startTime: NOW - 3 * HOUR, endTime: end },
+        {
+          bucketWidth,
+          groupBy: ['model', 'kind'],
+          groupLimit: 100,
+          startTime: NOW - 3 * HOUR,
+          endTime: end,
+        },
         end,
       );
       const expected = new Map<string, { requests: number; units: number; input: number }>();

@@ -863,6 +863,12 @@ export const revokeKey = <ThrowOnError extends boolean = false>(options: Options
  * `totals` sums the whole range. A range holds at most 744 hourly or
  * 366 daily buckets (400 `out_of_range` beyond).
  *
+ * At most `group_limit` groups (default 100) are listed apart: those
+ * with the most units over the whole range. The rest of each bucket is
+ * summed into one result marked `other: true`, with its grouping fields
+ * null, so a report split per key over ten thousand keys stays a chart,
+ * not every key's every bucket. `totals` always covers everything.
+ *
  * A normal key sees its own usage only (`key_id` naming another key:
  * 403 `admin_key_required`). An administrator key sees every key's
  * usage, or one key's with `key_id`.

@@ -2590,6 +2590,10 @@ export type UsageResult = {
      * Cost in credits (`units` / 1,000,000).
      */
     cost: number;
+    /**
+     * Present on the result that sums the groups beyond `group_limit` within its bucket; its grouping fields are null.
+     */
+    other?: true;
 };
 
 /**
@@ -2721,6 +2725,11 @@ export type UsageBucketWidth = '1h' | '1d';
  * Split each bucket's figures by these fields (comma-separated). Default none.
  */
 export type UsageGroupBy = Array<'key_id' | 'model' | 'kind'>;
+
+/**
+ * How many groups are listed apart: those with the most units over the whole range (ties broken by key id, model and kind). The rest are summed per bucket into one result with `other: true`.
+ */
+export type UsageGroupLimit = number;
 
 /**
  * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
@@ -4695,6 +4704,10 @@ export type GetUsageData = {
          * Split each bucket's figures by these fields (comma-separated). Default none.
          */
         group_by?: Array<'key_id' | 'model' | 'kind'>;
+        /**
+         * How many groups are listed apart: those with the most units over the whole range (ties broken by key id, model and kind). The rest are summed per bucket into one result with `other: true`.
+         */
+        group_limit?: number;
         /**
          * Only this key's usage (an administrator key may name any key).
          */

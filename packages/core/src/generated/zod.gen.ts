@@ -2035,7 +2035,8 @@ export const zUsageResult = z.object({
     output_tokens: z.int().gte(0),
     video_seconds: z.number().gte(0),
     units: z.int().gte(0),
-    cost: z.number().gte(0)
+    cost: z.number().gte(0),
+    other: z.literal(true).optional()
 });
 
 /**
@@ -2163,6 +2164,11 @@ export const zUsageGroupBy = z.array(z.enum([
     'model',
     'kind'
 ])).max(3);
+
+/**
+ * How many groups are listed apart: those with the most units over the whole range (ties broken by key id, model and kind). The rest are summed per bucket into one result with `other: true`.
+ */
+export const zUsageGroupLimit = z.int().gte(1).lte(1000).default(100);
 
 /**
  * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
@@ -2571,6 +2577,7 @@ export const zGetUsageQuery = z.object({
         'model',
         'kind'
     ])).max(3).optional(),
+    group_limit: z.int().gte(1).lte(1000).optional().default(100),
     key_id: z.int().gte(1).lte(9007199254740991).optional(),
     model: z.string().min(1).max(256).optional()
 });

@@ -30,6 +30,7 @@ export function registerUsageRoutes(app: Hono<AppEnv>, services: Services): void
         endTime: query.end_time,
         bucketWidth: query.bucket_width ?? '1d',
         groupBy,
+        groupLimit: query.group_limit,
         keyId,
         model: query.model,
       },

@@ -1,0 +1,71 @@
+// A usage report lists at most `group_limit` groups apart (the most units over the range); the
+// rest of each bucket is one `other` result, and the figures still add up to the totals.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeyService } from '../../src/keys/keys.js';
+import { usageReport } from '../../src/usage/report.js';
+import { openTestDatabase, type TestDatabase } from '../support/index.js';
+
+const NOW = Math.floor(Date.now() / 1000);
+const HOUR = 3600;
+
+describe('group_limit', () => {
+  let h: TestDatabase;
+  let keys: number[];
+  beforeAll(async () => {
+    h = await openTestDatabase({ name: 'pglite' });
+    const service = createKeyService(h.db);
+    keys = [];
+    for (let i = 0; i < 5; i++)
+      keys.push((await service.create({ name: `g${i}`, quota: 1e12 })).record.id);
+    // Key i spends (i + 1) × 1,000 units in each of the last two hours: key 4 the most.
+    const rows = keys.flatMap((keyId, i) =>
+      [1, 2].map((hoursAgo) => ({
+        key_id: keyId,
+        kind: 'text',
+        model: 'gpt-4o-mini',
+        input_tokens: 10,
+        output_tokens: 1,
+        units: (i + 1) * 1_000,
+        created_at: NOW - hoursAgo * HOUR,
+      })),
+    );
+    await h.db.insertInto('usage').values(rows).execute();
+  });
+  afterAll(() => h?.close());
+
+  const report = (groupLimit: number) =>
+    usageReport(
+      h.db,
+      {
+        bucketWidth: '1h',
+        groupBy: ['key_id'],
+        groupLimit,
+        startTime: NOW - 3 * HOUR,
+        endTime: NOW,
+      },
+      NOW,
+    );
+
+  it('lists the largest groups apart and sums the rest as other, per bucket', async () => {
+    const r = await report(2);
+    const filled = r.data.filter((bucket) => bucket.results.length > 0);
+    expect(filled).toHaveLength(2);
+    for (const bucket of filled) {
+      expect(bucket.results.map((x) => [x.key_id, x.units, x.other ?? false])).toEqual([
+        [keys[3], 4_000, false],
+        [keys[4], 5_000, false],
+        [null, 6_000, true],
+      ]);
+      expect(bucket.results.at(-1)?.requests).toBe(3);
+    }
+    expect(r.totals.units).toBe(30_000);
+    expect(r.totals.other).toBeUndefined();
+  });
+
+  it('lists every group when they fit, with no other', async () => {
+    const r = await report(5);
+    const results = r.data.flatMap((bucket) => bucket.results);
+    expect(results).toHaveLength(10);
+    expect(results.some((x) => x.other)).toBe(false);
+  });
+});
