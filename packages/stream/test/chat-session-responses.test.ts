@@ -173,11 +173,12 @@ describe('ChatSession on /v1/responses', () => {
   });
 
   it('an upstream failure mid-answer (response.failed) is an UpstreamError, text kept', async () => {
+    // gpt-4o-mini is served by the upstream's own /v1/responses (passed through natively).
     sim.faults.add({
-      kind: 'stream-error',
-      afterChunks: 3,
+      kind: 'drop-mid-stream',
+      afterChunks: 8,
       count: 1,
-      match: { path: '/openai/v1/chat' },
+      match: { path: '/openai/v1/responses' },
     });
     const chat = session();
     expect(await chat.send('Break please')).toBeNull();
