@@ -33,7 +33,7 @@ export class NativeResponsesSink implements StreamSink {
     while (at !== -1) {
       const frame = this.buffer.slice(0, at + 2);
       this.buffer = this.buffer.slice(at + 2);
-      ok = this.frame(frame);
+      ok = this.frame(frame) && ok;
       at = this.buffer.indexOf('\n\n');
     }
     return ok;

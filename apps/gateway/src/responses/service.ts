@@ -101,7 +101,12 @@ export function createResponsesService(deps: {
   ): Promise<TextAnswer> {
     const { previous_response_id: _, ...rest } = body;
     const items = [...before, ...inputItems(body.input)];
-    const upstream: CreateResponseRequest = { ...rest, input: items, store: false };
+    // A copy: the text path inlines the gateway's own images into it, the kept items stay as sent.
+    const upstream: CreateResponseRequest = {
+      ...rest,
+      input: structuredClone(items),
+      store: false,
+    };
     const answer = await text.generate(
       { format: 'responses', body: upstream, pivot: pivot.body },
       ctx,
