@@ -192,6 +192,24 @@ describe('ChatSession on /v1/responses', () => {
   });
 });
 
+describe('ChatSession on /v1/responses, translated (a claude model)', () => {
+  it('an upstream error mid-answer is the turn’s UpstreamError, the text kept', async () => {
+    sim.faults.add({
+      kind: 'stream-error',
+      afterChunks: 4,
+      count: 1,
+      match: { path: '/anthropic/v1/messages' },
+    });
+    const chat = session({ model: 'claude-haiku-4-5' });
+    expect(await chat.send('Break the translated one')).toBeNull();
+    const { status, error, messages } = chat.getSnapshot();
+    expect(status).toBe('error');
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(messages.at(-1)?.role).toBe('assistant');
+    expect(getMessageText(messages.at(-1)!).length).toBeGreaterThan(0);
+  });
+});
+
 describe('streamResponse', () => {
   it('yields numbered events and the final response', async () => {
     const stream = streamResponse(client, { model: 'gpt-4o-mini', input: 'Count to 3' });
