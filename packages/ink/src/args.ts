@@ -10,10 +10,20 @@ import { type KeysCommand, keysCommand } from './keys-args.js';
 import { creditsToUnits, positiveNumber } from './numbers.js';
 import { type UsageCommand, usageCommand } from './usage-args.js';
 
+/** The API a chat turn goes to (`--api`): `/v1/chat/completions`, `/v1/messages` or `/v1/responses`. */
+export type ChatApi = 'chat' | 'messages' | 'responses';
+
+const CHAT_APIS: readonly ChatApi[] = ['chat', 'messages', 'responses'];
+
 /** What the user asked the CLI to do. */
 export type Command =
-  | { name: 'interactive' }
-  | { name: 'chat' /** The prompt, or `-` to read it from stdin. */; prompt: string | undefined }
+  | { name: 'interactive'; api: ChatApi }
+  | {
+      name: 'chat';
+      /** The prompt, or `-` to read it from stdin. */
+      prompt: string | undefined;
+      api: ChatApi;
+    }
   | { name: 'models' }
   | { name: 'balance' }
   | {
@@ -61,6 +71,9 @@ export const USAGE = `Usage: modelgate [command] [options]
 Commands:
   (none)                        interactive chat screen
   chat <prompt|->               stream one answer ("-" reads stdin; --json: one JSON document)
+        [--api chat|messages|responses]
+                                the API the answer comes from (default chat: /v1/chat/completions;
+                                responses: /v1/responses, the Responses API); also for the screen
   models                        list the models behind the gateway
   balance                       show the key's remaining credits
   video <prompt> --model <id>   submit a video task, print its id (--wait: follow it, print the URL)
@@ -158,12 +171,14 @@ function toCommand(
   rest: string[],
   values: OptionValues,
 ): Command | { message: string } {
+  const api = values.api ?? 'chat';
+  if (!isChatApi(api)) return { message: `--api must be one of ${CHAT_APIS.join(', ')}` };
   switch (name) {
     case undefined:
-      return { name: 'interactive' };
+      return { name: 'interactive', api };
     case 'chat':
       // Unquoted words are joined, so `modelgate chat say hi` works like `modelgate chat "say hi"`.
-      return { name: 'chat', prompt: rest.length > 0 ? rest.join(' ') : undefined };
+      return { name: 'chat', prompt: rest.length > 0 ? rest.join(' ') : undefined, api };
     case 'models':
     case 'balance':
     case 'help':
@@ -265,4 +280,8 @@ function configCommand(rest: string[]): Command | { message: string } {
   return {
     message: 'usage: modelgate config set <key> <value> | get <key> | use <profile> | list',
   };
+}
+
+function isChatApi(value: string): value is ChatApi {
+  return (CHAT_APIS as readonly string[]).includes(value);
 }

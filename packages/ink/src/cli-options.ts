@@ -12,6 +12,7 @@ export function parseWithNode(argv: readonly string[]) {
       'api-key': { type: 'string' },
       'admin-key': { type: 'string' },
       model: { type: 'string', short: 'm' },
+      api: { type: 'string' },
       profile: { type: 'string' },
       json: { type: 'boolean' },
       // Repeatable: an edit takes several input images (a video takes one).

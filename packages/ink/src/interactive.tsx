@@ -1,6 +1,7 @@
 // The chat screen in the real terminal (loaded on demand by main.ts).
 import type { ModelgateClient } from '@modelgate/core';
 import { render } from 'ink';
+import type { ChatApi } from './args.js';
 import { ExitCode } from './commands/io.js';
 import type { CliConfig } from './config.js';
 import { App } from './ui/App.js';
@@ -11,9 +12,13 @@ export async function runInteractive(
   client: ModelgateClient,
   /** Aborted on SIGINT from outside (`kill -INT`): the screen closes, exit code 130. */
   signal?: AbortSignal,
+  /** The API the answers come from (`--api`). */
+  api: ChatApi = 'chat',
 ): Promise<number> {
   // Ctrl+C is ours: the first stops an answer, the second exits.
-  const instance = render(<App config={config} client={client} />, { exitOnCtrlC: false });
+  const instance = render(<App config={config} client={client} api={api} />, {
+    exitOnCtrlC: false,
+  });
   const onAbort = () => instance.unmount();
   signal?.addEventListener('abort', onAbort, { once: true });
   await instance.waitUntilExit();

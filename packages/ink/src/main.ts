@@ -94,7 +94,10 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
     case 'balance':
       return runBalanceCommand({ client, json }, io);
     case 'chat':
-      return runChatCommand({ client, model: config.model, prompt: command.prompt, json }, io);
+      return runChatCommand(
+        { client, model: config.model, prompt: command.prompt, json, api: command.api },
+        io,
+      );
     case 'video':
       return runVideoCommand({ client, json, ...command }, io);
     case 'video-status':
@@ -136,10 +139,18 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
     case 'interactive':
       // Without a terminal to draw in (piped stdin), behave like `modelgate chat -`.
       if (!io.stdin.isTTY || !io.stdout.isTTY) {
-        return runChatCommand({ client, model: config.model, prompt: '-', json }, io);
+        return runChatCommand(
+          { client, model: config.model, prompt: '-', json, api: command.api },
+          io,
+        );
       }
       // Ink and React load only for the chat screen: one-shot commands start faster without them.
-      return (await import('./interactive.js')).runInteractive(config, client, io.signal);
+      return (await import('./interactive.js')).runInteractive(
+        config,
+        client,
+        io.signal,
+        command.api,
+      );
   }
 }
 

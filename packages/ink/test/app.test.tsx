@@ -55,6 +55,32 @@ describe('chat screen', () => {
     expect(done).toContain('Type a message or /help');
   });
 
+  it('with api="responses" streams from /v1/responses and continues the conversation', async () => {
+    const prompt = 'Tell me about harbours';
+    const reference = await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: prompt,
+      store: false,
+    });
+    const expected = reference.output_text ?? '';
+    const app = render(<App config={config} batchMs={30} api="responses" />);
+    await waitForFrame(app.lastFrame, (f) => f.includes('credits') && !f.includes('credits …'));
+    await typeLine(app, prompt);
+    const done = await waitForFrame(
+      app.lastFrame,
+      (f) => flat(f).includes(expected) && !f.includes('▍') && /[1-9]\d* tokens/.test(f),
+    );
+    expect(flat(done)).toContain(`› ${prompt} gpt-4o-mini ${expected}`);
+    // The second turn names the first (previous_response_id) and is answered too.
+    await typeLine(app, 'And their lighthouses?');
+    const second = await waitForFrame(
+      app.lastFrame,
+      (f) => (f.match(/↳ \d+ tokens/g) ?? []).length === 2 && !f.includes('▍'),
+    );
+    expect(flat(second)).toContain('› And their lighthouses?');
+    expect(second).not.toMatch(/error|404/i);
+  });
+
   it('switches models with /model and lists them with /models', async () => {
     const app = render(<App config={config} batchMs={30} />);
     await typeLine(app, '/models');

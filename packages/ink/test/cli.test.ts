@@ -36,6 +36,32 @@ describe('modelgate chat', () => {
     expect(result).toEqual({ code: 0, stdout: `${expected}\n`, stderr: '' });
   });
 
+  it('--api responses streams the answer from /v1/responses', async () => {
+    const prompt = 'Describe a harbour';
+    const reference = await client.responses.create({
+      model: 'claude-haiku-4-5',
+      input: prompt,
+      store: false,
+    });
+    const result = await runCli(['chat', prompt, '-m', 'claude-haiku-4-5', '--api', 'responses'], {
+      env,
+    });
+    expect(result).toEqual({ code: 0, stdout: `${reference.output_text}\n`, stderr: '' });
+  });
+
+  it('--api responses --json prints the response object; an unknown --api exits 2', async () => {
+    const result = await runCli(['chat', 'Hi there', '--api', 'responses', '--json'], { env });
+    expect(result.code).toBe(0);
+    const response = JSON.parse(result.stdout) as { object: string; status: string; id: string };
+    expect(response).toMatchObject({ object: 'response', status: 'completed' });
+    expect(response.id).toMatch(/^resp_/);
+    const messages = await runCli(['chat', 'Hi there', '--api', 'messages', '--json'], { env });
+    expect(JSON.parse(messages.stdout)).toMatchObject({ type: 'message', role: 'assistant' });
+    const unknown = await runCli(['chat', 'hi', '--api', 'assistants'], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--api must be one of chat, messages, responses');
+  });
+
   it('exits 1 with the error on stderr for a bad key', async () => {
     const result = await runCli(['chat', 'hi'], { env: { ...env, MODELGATE_API_KEY: 'sk-bad' } });
     expect(result.code).toBe(1);
@@ -95,6 +121,7 @@ describe('modelgate models / balance', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('chat <prompt|->');
+    expect(help.stdout).toContain('[--api chat|messages|responses]');
     expect(help.stdout).toContain('image <prompt> [--model M] [--size S] [--quality Q] [--n N]');
   });
 });

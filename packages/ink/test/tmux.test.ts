@@ -147,6 +147,52 @@ describe.skipIf(!tmuxAvailable)('modelgate in tmux', () => {
     await waitFor('the tmux session to end', () => !sessionAlive(), 5_000);
   });
 
+  it('--api responses: the screen streams two turns from /v1/responses, then /exit', async () => {
+    assertBuilt();
+    const gateway = inject('gateway');
+    const prompt = 'Hello from the Responses API';
+    const client = createClient({ baseUrl: gateway.url, apiKey: gateway.userKey });
+    const reference = await client.responses.create({
+      model: 'gpt-4o',
+      input: prompt,
+      store: false,
+    });
+    const expected = reference.output_text ?? '';
+    rmSync(exitFile, { force: true });
+    const command = [
+      'env -u CI',
+      shellQuote(process.execPath),
+      shellQuote(CLI_PATH),
+      '--base-url',
+      shellQuote(gateway.url),
+      '--api-key',
+      shellQuote(gateway.userKey),
+      '--model gpt-4o --api responses',
+      `; echo $? > ${shellQuote(exitFile)}`,
+    ].join(' ');
+    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '40', command);
+    await waitFor('the prompt', () => screen().includes('Type a message or /help'));
+    send(prompt);
+    await waitFor('the streamed answer', () => {
+      const s = screen();
+      return flat(s).includes(`› ${prompt} gpt-4o ${expected}`) && s.includes('Enter to send');
+    });
+    // The second turn continues the stored first one (previous_response_id) and is answered.
+    send('And again');
+    await waitFor('the second answer', () => (screen().match(/↳ \d+ tokens/g) ?? []).length === 2);
+    expect(screen()).not.toMatch(/error|404/i);
+    send('/exit');
+    await waitFor('the process to exit', () => {
+      try {
+        return readFileSync(exitFile, 'utf8').trim() !== '';
+      } catch {
+        return false;
+      }
+    });
+    expect(readFileSync(exitFile, 'utf8').trim()).toBe('0');
+    await waitFor('the tmux session to end', () => !sessionAlive(), 5_000);
+  });
+
   it('video --wait draws a progress bar; Ctrl+C asks, and "y" cancels the task', async () => {
     assertBuilt();
     const gateway = inject('gateway');

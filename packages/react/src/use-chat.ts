@@ -2,6 +2,7 @@
 import type { ChatToolCall, CompletionUsage, ModelgateError } from '@modelgate/core';
 import {
   type ChatFinishDetails,
+  type ChatFormat,
   type ChatRequestExtras,
   ChatSession,
   type ChatSessionOptions,
@@ -9,6 +10,7 @@ import {
   createBatchedView,
   type MessageInput,
   type MessagesRequestExtras,
+  type ResponsesRequestExtras,
   type SessionMessage,
   type StreamOptions,
   type TokenPrice,
@@ -44,6 +46,14 @@ export type UseChatOptions = ClientSource &
         /** `/v1/messages` (max_tokens 1024 unless `body.max_tokens` says otherwise). */
         format: 'messages';
         body?: MessagesRequestExtras | undefined;
+      }
+    | {
+        /**
+         * `/v1/responses` (OpenAI's Responses API). Each answer is stored by the gateway, so the
+         * next turn sends only the new messages with `previous_response_id`.
+         */
+        format: 'responses';
+        body?: ResponsesRequestExtras | undefined;
       }
   ) & {
     /** A text model id from `GET /v1/models`. May change between turns. */
@@ -110,10 +120,11 @@ export interface UseChatResult {
 
 /**
  * A streaming chat conversation over `@modelgate/stream`'s {@link ChatSession}: each turn sends the
- * whole conversation with `stream: true` (to `/v1/chat/completions`, or `/v1/messages` with
- * `format: 'messages'`) and grows the last assistant message as text arrives, rendered at most
- * once per animation frame; status and errors render at once. `stop()` and unmounting abort the
- * request (closing the connection, so the gateway stops the upstream call).
+ * conversation with `stream: true` (to `/v1/chat/completions`, `/v1/messages` with
+ * `format: 'messages'`, or `/v1/responses` with `format: 'responses'`) and grows the last
+ * assistant message as text arrives, rendered at most once per animation frame; status and
+ * errors render at once. `stop()` and unmounting abort the request (closing the connection, so the
+ * gateway stops the upstream call).
  *
  * @example
  * ```tsx
@@ -157,11 +168,7 @@ export function useChat(options: UseChatOptions): UseChatResult {
     onFinish: options.onFinish,
     onError: options.onError,
   });
-  session.setFormat(
-    options.format === 'messages'
-      ? { format: 'messages', body: options.body }
-      : { format: 'chat', body: options.body },
-  );
+  session.setFormat(formatOf(options));
   const view = useMemo(() => createBatchedView(session, createFrameBatcher), [session]);
   const state = useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot);
   useEffect(() => () => session.dispose(), [session]);
@@ -220,4 +227,16 @@ export function useChat(options: UseChatOptions): UseChatResult {
     cost: state.cost,
     toolCalls: state.toolCalls,
   };
+}
+
+/** The endpoint and its extra fields, as the session takes them. */
+function formatOf(options: UseChatOptions): ChatFormat {
+  switch (options.format) {
+    case 'messages':
+      return { format: 'messages', body: options.body };
+    case 'responses':
+      return { format: 'responses', body: options.body };
+    default:
+      return { format: 'chat', body: options.body };
+  }
 }

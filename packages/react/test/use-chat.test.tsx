@@ -219,6 +219,39 @@ describe('useChat against a real gateway', () => {
     expect(result.current.totalUsage.total_tokens).toBeGreaterThan(0);
   });
 
+  it('streams the responses format, continuing with previous_response_id', async () => {
+    const { result } = renderHook(() =>
+      useChat({
+        baseUrl: gateway.url,
+        apiKey: gateway.apiKey,
+        model: 'claude-sonnet-4-5',
+        format: 'responses',
+        body: { max_output_tokens: 256 },
+      }),
+    );
+    const reference = await createClient({
+      baseUrl: gateway.url,
+      apiKey: gateway.apiKey,
+    }).responses.create({
+      model: 'claude-sonnet-4-5',
+      max_output_tokens: 256,
+      input: 'Tell me about kites',
+      store: false,
+    });
+    await act(() => result.current.append('Tell me about kites'));
+    expect(getMessageText(result.current.messages[1]!)).toBe(reference.output_text);
+    expect(result.current.finishReason).toBe('stop');
+    expect(result.current.usage?.completion_tokens).toBe(reference.usage?.output_tokens);
+    await act(() => result.current.append('And kite festivals?'));
+    expect(result.current.status).toBe('ready');
+    expect(result.current.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+  });
+
   it('works under StrictMode (effects run twice on mount)', async () => {
     const { result } = renderHook(
       () => useChat({ baseUrl: gateway.url, apiKey: gateway.apiKey, model }),

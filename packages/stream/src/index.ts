@@ -8,6 +8,7 @@ export {
 export { CompletionStream, type CompletionStreamRequest, streamCompletion } from './completion.js';
 export { ModelgateStream, type OpenStream, type StreamOptions } from './event-stream.js';
 export { MessageStream, type MessageStreamRequest, streamMessage } from './message.js';
+export { ResponseStream, type ResponseStreamRequest, streamResponse } from './responses.js';
 export {
   type BatchedChatView,
   type ChatStateSource,
@@ -34,6 +35,8 @@ export {
   toMessagesConversation,
   toSessionMessage,
 } from './session/messages.js';
+export { toResponseInput } from './session/response-items.js';
+export type { ResponsesRequestExtras } from './session/responses-turn.js';
 export {
   type ChatSessionState,
   type ChatStateStore,

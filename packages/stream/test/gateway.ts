@@ -43,6 +43,8 @@ export interface TestGatewayOptions {
   tokensPerSecond?: number;
   /** How long the simulated providers take to make a video. */
   videoProcessingMs?: number;
+  /** A simulator the test started itself (to add faults); the gateway starts its own without it. */
+  simulatorUrl?: string;
 }
 
 /** Starts a gateway on 127.0.0.1 (port 0) with two user keys. */
@@ -60,6 +62,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       dataDir,
       adminKey,
       drainTimeoutMs: 1_000,
+      ...(options.simulatorUrl ? { simulatorUrl: options.simulatorUrl } : {}),
     },
     simulator: {
       tokensPerSecond: options.tokensPerSecond ?? 40,

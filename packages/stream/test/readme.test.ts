@@ -27,7 +27,7 @@ describe('README snippets', () => {
   it('has the snippets this test knows', () => {
     expect(
       snippets.map((s) => s.code.match(/(ChatSession|waitForVideoTask|streamMessage)\(/)?.[1]),
-    ).toEqual(['streamMessage', 'ChatSession', 'waitForVideoTask']);
+    ).toEqual(['streamMessage', 'ChatSession', 'ChatSession', 'waitForVideoTask']);
   });
 
   it('streams a chat completion and a message', async () => {
@@ -43,8 +43,16 @@ describe('README snippets', () => {
     expect(out).toMatch(/\d+ tokens, [\d.e-]+ credits/);
   });
 
-  it('waits for a video task, reporting progress', async () => {
+  it('runs a chat session on the Responses API, chaining the answers', async () => {
     const lines = (await run(2)).trim().split('\n');
+    expect(lines[0]).toMatch(/^stored as resp_/);
+    expect(lines[1]).toMatch(/^stored as resp_/);
+    expect(lines[1]).not.toBe(lines[0]);
+    expect(lines.at(-1)).toMatch(/ \d+ tokens$/);
+  });
+
+  it('waits for a video task, reporting progress', async () => {
+    const lines = (await run(3)).trim().split('\n');
     expect(lines.at(-1)).toMatch(new RegExp(`^completed ${gateway.cdnUrl}/videos/`));
     expect(lines.length).toBeGreaterThan(1);
   });

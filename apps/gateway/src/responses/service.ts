@@ -21,7 +21,7 @@ import type { Logger } from '../observability/logger.js';
 import type { TextAnswer, TextRequestContext, TextService } from '../text/service.js';
 import { countInputTokens } from '../text/tokens.js';
 import { DROPPED_PARAMS_HEADER } from '../translate/dropped.js';
-import { inputItems, toChat } from '../translate/responses/request.js';
+import { type ChatPivot, inputItems, toChat } from '../translate/responses/request.js';
 import {
   type ChatCompletionLike,
   fromChat,
@@ -31,6 +31,7 @@ import {
   usageOf,
 } from '../translate/responses/response.js';
 import { ResponsesStreamSink } from '../translate/responses/stream.js';
+import { NativeResponsesSink, outputText } from './native-sink.js';
 import type { ResponseStore, StoredResponse } from './store.js';
 
 export interface ResponsesService {
@@ -79,9 +80,69 @@ export function createResponsesService(deps: {
     return [...previous.items, ...previous.response.output.map(asInput)];
   }
 
+  /** Every deployment of the model is OpenAI's, so it can answer on its own `/v1/responses`. */
+  function isNative(model: string): boolean {
+    const deployments = text.catalog.resolve(model)?.deployments ?? [];
+    return deployments.length > 0 && deployments.every((d) => d.provider.kind === 'openai');
+  }
+
+  /**
+   * A model OpenAI serves gets the request on its own `/v1/responses`, unchanged but for two
+   * things: the conversation named by `previous_response_id` is sent as items (the gateway keeps
+   * it, so it works across failover and instances) and `store: false` (the gateway stores the
+   * answer under its own id). The answer comes back as the upstream wrote it, with the gateway's
+   * id, `previous_response_id` and `store`.
+   */
+  async function createNative(
+    body: CreateResponseRequest,
+    before: ResponseInputItem[],
+    pivot: ChatPivot,
+    ctx: TextRequestContext,
+  ): Promise<TextAnswer> {
+    const { previous_response_id: _, ...rest } = body;
+    const items = [...before, ...inputItems(body.input)];
+    // A copy: the text path inlines the gateway's own images into it, the kept items stay as sent.
+    const upstream: CreateResponseRequest = {
+      ...rest,
+      input: structuredClone(items),
+      store: false,
+    };
+    const answer = await text.generate(
+      { format: 'responses', body: upstream, pivot: pivot.body },
+      ctx,
+    );
+    const shell = responseShell(responsesId('resp_'), body, Math.floor(Date.now() / 1000));
+    const keep = keeper(body, ctx, items);
+    if (answer.kind === 'json') {
+      const own = JSON.parse(Buffer.from(answer.body).toString()) as ModelResponse;
+      const { id, previous_response_id, store } = shell;
+      const response = { ...own, id, previous_response_id, store };
+      response.output_text ??= outputText(response);
+      await keep(response);
+      return { ...answer, body: Buffer.from(JSON.stringify(response)) };
+    }
+    return { ...answer, write: (sink) => answer.write(new NativeResponsesSink(sink, shell, keep)) };
+  }
+
+  /** Stores a completed response unless the request said `store: false`; never rejects. */
+  function keeper(
+    body: CreateResponseRequest,
+    ctx: TextRequestContext,
+    items: ResponseInputItem[],
+  ) {
+    return (response: ModelResponse): Promise<void> =>
+      body.store === false
+        ? Promise.resolve()
+        : store.save(ctx.key.id, { items, response }).catch((err: unknown) => {
+            log.error('could not keep a response', { response_id: response.id, err });
+          });
+  }
+
   async function create(body: CreateResponseRequest, ctx: TextRequestContext): Promise<TextAnswer> {
     const before = await history(ctx.key, body.previous_response_id);
+    // Translated even when passed through: it checks the items and tools, and sizes the request.
     const pivot = toChat(body, before);
+    if (isNative(body.model)) return createNative(body, before, pivot, ctx);
     const answer = await text.generate({ format: 'chat', body: pivot.body }, ctx);
     const headers = { ...answer.headers };
     const dropped = [headers[DROPPED_PARAMS_HEADER], ...pivot.dropped].filter(Boolean);
@@ -89,12 +150,7 @@ export function createResponsesService(deps: {
     const items = [...before, ...inputItems(body.input)];
     const shell = responseShell(responsesId('resp_'), body, Math.floor(Date.now() / 1000));
     const naming = toolNaming(body);
-    const keep = (response: ModelResponse): Promise<void> =>
-      body.store === false
-        ? Promise.resolve()
-        : store.save(ctx.key.id, { items, response }).catch((err: unknown) => {
-            log.error('could not keep a response', { response_id: response.id, err });
-          });
+    const keep = keeper(body, ctx, items);
     if (answer.kind === 'json') {
       const chat = JSON.parse(Buffer.from(answer.body).toString()) as ChatCompletionLike;
       const response = fromChat(shell, chat, naming);

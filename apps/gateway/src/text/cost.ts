@@ -36,8 +36,10 @@ export function reservedOutputTokens(
   const requested =
     request.format === 'messages'
       ? request.body.max_tokens
-      : request.format === 'completion'
-        ? (request.body.max_tokens ?? COMPLETION_DEFAULT_MAX_TOKENS)
-        : (request.body.max_completion_tokens ?? request.body.max_tokens);
+      : request.format === 'responses'
+        ? request.body.max_output_tokens
+        : request.format === 'completion'
+          ? (request.body.max_tokens ?? COMPLETION_DEFAULT_MAX_TOKENS)
+          : (request.body.max_completion_tokens ?? request.body.max_tokens);
   return Math.min(requested ?? model.maxOutputTokens, model.maxOutputTokens);
 }

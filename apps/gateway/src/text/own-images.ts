@@ -5,7 +5,7 @@
  * inline images. Every other URL is passed on untouched for the provider to fetch.
  */
 
-import type { ImageBase64Source } from '@modelgate/core';
+import type { CreateResponseRequest, ImageBase64Source } from '@modelgate/core';
 import { badRequest } from '../errors/api-error.js';
 import type { FilesService } from '../files/index.js';
 import type { TextRequest } from './request.js';
@@ -68,6 +68,7 @@ export function ownImageLoader(files: FilesService, cdnUrl: string): OwnImageLoa
  */
 export async function inlineOwnImages(request: TextRequest, load: OwnImageLoader): Promise<void> {
   if (request.format === 'completion') return;
+  if (request.format === 'responses') return inlineResponseImages(request.body, load);
   for (const [i, message] of request.body.messages.entries()) {
     if (!Array.isArray(message.content)) continue;
     for (const [j, part] of message.content.entries()) {
@@ -79,6 +80,22 @@ export async function inlineOwnImages(request: TextRequest, load: OwnImageLoader
         const image = await load(part.source.url, `${param}.source.url`);
         if (image) part.source = { type: 'base64', media_type: image.mediaType, data: image.data };
       }
+    }
+  }
+}
+
+/** The same for a responses body: each `input_image` part's URL that points at our CDN. */
+async function inlineResponseImages(
+  body: CreateResponseRequest,
+  load: OwnImageLoader,
+): Promise<void> {
+  if (!Array.isArray(body.input)) return;
+  for (const [i, item] of body.input.entries()) {
+    if (!Array.isArray(item.content)) continue;
+    for (const [j, part] of item.content.entries()) {
+      if (part.type !== 'input_image' || typeof part.image_url !== 'string') continue;
+      const image = await load(part.image_url, `input.${i}.content.${j}.image_url`);
+      if (image) part.image_url = `data:${image.mediaType};base64,${image.data}`;
     }
   }
 }

@@ -32,6 +32,7 @@ import {
   answerToolAsText,
   responseFormatPlan,
 } from '../translate/response-format.js';
+import { ResponsesPassthroughStream, responsesUsage } from '../translate/responses/passthrough.js';
 import type { SseEvent } from '../translate/sse.js';
 import type { StreamMeter } from '../translate/stream-base.js';
 import type {
@@ -153,6 +154,7 @@ export function planUpstream(
   model: TextModel,
 ): UpstreamPlan {
   const upstreamModel = deployment.upstreamModel;
+  if (request.format === 'responses') return responsesPlan(request, deployment);
   const includeUsage = wantsStreamUsage(request);
   if (deployment.provider.kind === 'openai') {
     if (request.format === 'messages') return messagesToChatPlan(request.body, upstreamModel);
@@ -179,6 +181,39 @@ export function planUpstream(
   return chatToMessagesPlan(request, model, upstreamModel, includeUsage);
 }
 
+/**
+ * A responses request on OpenAI's own `/v1/responses`, passed through. The responses service
+ * sends this format only for a model whose every deployment is OpenAI's (any other goes through
+ * the chat pivot), so another upstream here is a bug, not a client error.
+ */
+function responsesPlan(
+  request: Extract<TextRequest, { format: 'responses' }>,
+  deployment: TextDeployment,
+): UpstreamPlan {
+  if (deployment.provider.kind !== 'openai') {
+    throw new Error(`a responses request reached the ${deployment.provider.kind} upstream`);
+  }
+  return {
+    operation: 'responses',
+    body: { ...request.body, model: deployment.upstreamModel },
+    passthrough: true,
+    dropped: [],
+    respond: (upstream) => {
+      const usage = responsesUsage((upstream as { usage?: ResponseUsageLike }).usage);
+      return {
+        body: upstream,
+        usage:
+          usage.inputTokens === null
+            ? null
+            : { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0 },
+      };
+    },
+    stream: () => pipe(new ResponsesPassthroughStream(), (event) => event),
+  };
+}
+
+type ResponseUsageLike = Parameters<typeof responsesUsage>[0];
+
 /** A messages request on an OpenAI-format upstream. */
 function messagesToChatPlan(body: MessagesRequest, upstreamModel: string): UpstreamPlan {
   return {
@@ -197,7 +232,7 @@ function messagesToChatPlan(body: MessagesRequest, upstreamModel: string): Upstr
 
 /** A chat or legacy completion request on a messages-format upstream. */
 function chatToMessagesPlan(
-  request: Exclude<TextRequest, { format: 'messages' }>,
+  request: Exclude<TextRequest, { format: 'messages' | 'responses' }>,
   model: TextModel,
   upstreamModel: string,
   includeUsage: boolean,

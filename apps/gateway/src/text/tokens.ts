@@ -81,6 +81,8 @@ export function promptOf(request: TextRequest): {
   parts: string[];
   messages: number;
 } {
+  // A responses request counts as its chat pivot: the same messages, tools and tool calls.
+  if (request.format === 'responses') return promptOf({ format: 'chat', body: request.pivot });
   const parts: string[] = [];
   if (request.format === 'completion') {
     const { prompt } = request.body;

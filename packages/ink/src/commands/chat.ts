@@ -1,6 +1,12 @@
 // `modelgate chat "prompt"`: streams one answer to stdout as plain text, pipe friendly.
 import type { ModelgateClient } from '@modelgate/core';
-import { ChatSession, type ChatSessionState, getMessageText } from '@modelgate/stream';
+import {
+  ChatSession,
+  type ChatSessionState,
+  DEFAULT_MESSAGES_MAX_TOKENS,
+  getMessageText,
+} from '@modelgate/stream';
+import type { ChatApi } from '../args.js';
 import { describeError, formatError, isAbortError } from '../errors.js';
 import { formatCount } from '../format.js';
 import { type CommandIO, ExitCode, readAll, reportFailure } from './io.js';
@@ -10,8 +16,10 @@ export interface ChatCommandInput {
   model: string;
   /** The prompt; `-` or `undefined` with a piped stdin reads it from stdin. */
   prompt: string | undefined;
-  /** Print the whole `chat.completion` as JSON once it is done, instead of streaming text. */
+  /** Print the whole answer as JSON once it is done, instead of streaming text. */
   json?: boolean;
+  /** The API the answer comes from (`--api`); default `chat`. */
+  api?: ChatApi;
 }
 
 /**
@@ -32,7 +40,11 @@ export async function runChatCommand(input: ChatCommandInput, io: CommandIO): Pr
   if (input.json) return printCompletionJson(input, prompt, io);
 
   if (io.signal?.aborted) return ExitCode.interrupted;
-  const session = new ChatSession({ client: input.client, model: input.model });
+  const session = new ChatSession({
+    client: input.client,
+    model: input.model,
+    format: input.api ?? 'chat',
+  });
   const { answer, wroteText } = await streamToStdout(session, prompt, io);
   const { status, error, usage } = session.getSnapshot();
   if (wroteText || answer) io.stdout.write('\n');
@@ -72,21 +84,44 @@ function answerText(state: ChatSessionState): string {
   return last?.role === 'assistant' ? getMessageText(last) : '';
 }
 
-/** One request without streaming: scripts get a single JSON document (the answer and its usage). */
+/**
+ * One request without streaming: scripts get a single JSON document (the answer and its usage) in
+ * the shape of the API asked for: a `chat.completion`, a `message` or a `response`.
+ */
 async function printCompletionJson(
   input: ChatCommandInput,
   prompt: string,
   io: CommandIO,
 ): Promise<number> {
   try {
-    const completion = await input.client.chat.completions.create(
-      { model: input.model, messages: [{ role: 'user', content: prompt }] },
-      { signal: io.signal },
-    );
-    io.stdout.write(`${JSON.stringify(completion, null, 2)}\n`);
+    const answer = await createAnswer(input, prompt, io.signal);
+    io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
     return ExitCode.ok;
   } catch (error) {
     return isAbortError(error) ? ExitCode.interrupted : reportFailure(io, error);
+  }
+}
+
+function createAnswer(input: ChatCommandInput, prompt: string, signal: AbortSignal | undefined) {
+  const { client, model } = input;
+  switch (input.api) {
+    case 'messages':
+      return client.messages.create(
+        {
+          model,
+          max_tokens: DEFAULT_MESSAGES_MAX_TOKENS,
+          messages: [{ role: 'user', content: prompt }],
+        },
+        { signal },
+      );
+    case 'responses':
+      // A one-off answer: nothing to continue from, so the gateway need not keep it.
+      return client.responses.create({ model, input: prompt, store: false }, { signal });
+    default:
+      return client.chat.completions.create(
+        { model, messages: [{ role: 'user', content: prompt }] },
+        { signal },
+      );
   }
 }
 

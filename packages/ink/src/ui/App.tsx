@@ -3,6 +3,7 @@
 import { createClient, type Model, type ModelgateClient } from '@modelgate/core';
 import { Box, Static, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ChatApi } from '../args.js';
 import { userMessage } from '../chat-content.js';
 import type { CliConfig } from '../config.js';
 import { describeError } from '../errors.js';
@@ -30,6 +31,8 @@ export interface AppProps {
   batchMs?: number;
   /** How often running video tasks are polled. Default 1000 ms. */
   videoPollMs?: number;
+  /** The API the answers come from (`--api`). Default `chat`. */
+  api?: ChatApi;
 }
 
 /**
@@ -44,7 +47,13 @@ export interface AppProps {
  * await waitUntilExit();
  * ```
  */
-export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1000 }: AppProps) {
+export function App({
+  config,
+  client: givenClient,
+  batchMs = 40,
+  videoPollMs = 1000,
+  api = 'chat',
+}: AppProps) {
   const { exit } = useApp();
   const client = useMemo(
     () => givenClient ?? createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey }),
@@ -86,8 +95,11 @@ export function App({ config, client: givenClient, batchMs = 40, videoPollMs = 1
 
   // The conversation lives in the chat session; finished paragraphs of the streaming answer are
   // printed once, into the scrollback.
-  const chat = useChatSession(client, batchMs, (part) =>
-    append({ kind: 'assistant', stopped: false, ...part }),
+  const chat = useChatSession(
+    client,
+    batchMs,
+    (part) => append({ kind: 'assistant', stopped: false, ...part }),
+    api,
   );
   const videos = useVideoTasks(client, videoPollMs);
 

@@ -17,6 +17,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
+import type { ChatApi } from '../args.js';
 import { describeError, type ErrorInfo } from '../errors.js';
 import { lastParagraphBreak } from './markdown.js';
 
@@ -82,8 +83,10 @@ export function useChatSession(
   client: ModelgateClient,
   batchMs = 40,
   onParagraphs?: ParagraphsHandler,
+  /** The API the answers come from; read on the first render. */
+  api: ChatApi = 'chat',
 ): ChatSessionControls {
-  const [session] = useState(() => new ChatSession({ client, model: '' }));
+  const [session] = useState(() => new ChatSession({ client, model: '', format: api }));
   session.setOptions({ client });
   const view = useMemo(
     () => createBatchedView(session, (flush) => createIntervalBatcher(flush, batchMs)),

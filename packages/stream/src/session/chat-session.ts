@@ -15,6 +15,7 @@ import {
   type SessionMessage,
   toSessionMessage,
 } from './messages.js';
+import type { ResponsesRequestExtras } from './responses-turn.js';
 import {
   type ChatSessionState,
   type ChatStateStore,
@@ -36,7 +37,7 @@ export interface ChatFinishDetails {
   finishReason: FinishReason | null;
   /** Token counts of this turn (chat-format names whichever format ran). */
   usage: CompletionUsage | undefined;
-  /** The response's id: `chatcmpl-…` or `msg_…`. */
+  /** The response's id: `chatcmpl-…`, `msg_…` or `resp_…`. */
   responseId: string | undefined;
   /** The model as the response names it (the gateway may resolve an alias). */
   model: string | undefined;
@@ -66,13 +67,14 @@ export interface ChatSessionSettings {
 
 /**
  * Options of a {@link ChatSession}. `format: 'chat'` (the default) talks to
- * `/v1/chat/completions`, `format: 'messages'` to `/v1/messages`; `body` holds that endpoint's
- * extra fields for every turn.
+ * `/v1/chat/completions`, `format: 'messages'` to `/v1/messages`, `format: 'responses'` to
+ * `/v1/responses`; `body` holds that endpoint's extra fields for every turn.
  */
 export type ChatSessionOptions = ChatSessionSettings &
   (
     | { format?: 'chat' | undefined; body?: ChatRequestExtras | undefined }
     | { format: 'messages'; body?: MessagesRequestExtras | undefined }
+    | { format: 'responses'; body?: ResponsesRequestExtras | undefined }
   ) & {
     /** The conversation to start from (ids added where missing); ignored when `store` is given. */
     initialMessages?: readonly MessageInput[] | undefined;
@@ -82,7 +84,13 @@ export type ChatSessionOptions = ChatSessionSettings &
 
 /** Extra request fields for one turn, in the session's format; they win over the session's `body`. */
 export interface TurnOptions {
-  body?: ChatRequestExtras | MessagesRequestExtras | undefined;
+  body?: ChatRequestExtras | MessagesRequestExtras | ResponsesRequestExtras | undefined;
+}
+
+/** A response the gateway stored, and the conversation it ends (the same message objects). */
+interface StoredTurn {
+  responseId: string;
+  messages: readonly SessionMessage[];
 }
 
 /**
@@ -108,14 +116,13 @@ export class ChatSession {
   private settings: ChatSessionSettings;
   private format: ChatFormat;
   private active: AbortController | undefined;
+  /** The latest answer the gateway stored (`/v1/responses` with `store` on). */
+  private stored: StoredTurn | undefined;
 
   constructor(options: ChatSessionOptions) {
     const { store, initialMessages, format: _format, body: _body, ...settings } = options;
     this.settings = settings;
-    this.format =
-      options.format === 'messages'
-        ? { format: 'messages', body: options.body }
-        : { format: 'chat', body: options.body };
+    this.format = formatOf(options);
     this.store =
       store ??
       createMemoryChatStore(initialChatState((initialMessages ?? []).map(toSessionMessage)));
@@ -241,12 +248,14 @@ export class ChatSession {
       responseModel: undefined,
     });
     const { client, model, requestOptions } = this.settings;
+    const format = withTurnBody(this.format, turn.body);
     try {
       const result = await streamTurn({
         client,
         model,
         messages: history,
-        format: withTurnBody(this.format, turn.body),
+        format,
+        continuation: this.continuation(format, history),
         options: { ...requestOptions, signal: controller.signal },
         onProgress: (next) => {
           if (!isLive()) return;
@@ -260,7 +269,9 @@ export class ChatSession {
       });
       if (!isLive()) return null;
       this.active = undefined;
-      return this.finish(history, assistantMessage(assistantId, result), result);
+      const message = assistantMessage(assistantId, result);
+      this.stored = keptBy(format, result, [...history, message]);
+      return this.finish(history, message, result);
     } catch (caught) {
       // Stopped or superseded: whoever did that has set the state.
       if (!isLive()) return null;
@@ -275,6 +286,23 @@ export class ChatSession {
       this.settings.onError?.(error);
       return null;
     }
+  }
+
+  /**
+   * On `/v1/responses`, the latest stored answer when the conversation still starts with exactly
+   * what it ended (same message objects: an edit, a regenerate or a reload breaks the chain) and
+   * has something after it; the turn then sends only the new messages.
+   */
+  private continuation(
+    format: ChatFormat,
+    history: readonly SessionMessage[],
+  ): { responseId: string; after: number } | undefined {
+    const stored = this.stored;
+    if (format.format !== 'responses' || format.body?.store === false || !stored) return undefined;
+    const after = stored.messages.length;
+    if (after >= history.length) return undefined;
+    if (!stored.messages.every((message, i) => history[i] === message)) return undefined;
+    return { responseId: stored.responseId, after };
   }
 
   private finish(
@@ -309,12 +337,41 @@ export class ChatSession {
   }
 }
 
+function formatOf(options: ChatSessionOptions): ChatFormat {
+  switch (options.format) {
+    case 'messages':
+      return { format: 'messages', body: options.body };
+    case 'responses':
+      return { format: 'responses', body: options.body };
+    default:
+      return { format: 'chat', body: options.body };
+  }
+}
+
 /** The session's body with one turn's fields on top (the turn's body is for the session's format). */
 function withTurnBody(format: ChatFormat, extra: TurnOptions['body']): ChatFormat {
   if (!extra) return format;
-  return format.format === 'messages'
-    ? { format: 'messages', body: { ...format.body, ...(extra as MessagesRequestExtras) } }
-    : { format: 'chat', body: { ...format.body, ...(extra as ChatRequestExtras) } };
+  switch (format.format) {
+    case 'messages':
+      return { format: 'messages', body: { ...format.body, ...(extra as MessagesRequestExtras) } };
+    case 'responses':
+      return {
+        format: 'responses',
+        body: { ...format.body, ...(extra as ResponsesRequestExtras) },
+      };
+    default:
+      return { format: 'chat', body: { ...format.body, ...(extra as ChatRequestExtras) } };
+  }
+}
+
+/** The answer as the next turn's continuation, when the gateway stored it. */
+function keptBy(
+  format: ChatFormat,
+  result: TurnResult,
+  messages: readonly SessionMessage[],
+): StoredTurn | undefined {
+  if (format.format !== 'responses' || format.body?.store === false) return undefined;
+  return result.responseId ? { responseId: result.responseId, messages } : undefined;
 }
 
 function assistantMessage(id: string, progress: TurnProgress): SessionMessage {

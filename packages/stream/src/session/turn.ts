@@ -1,4 +1,4 @@
-// One assistant turn in either text format, reduced to what a chat UI shows: the text so far, the
+// One assistant turn in any of the three text formats, reduced to what a chat UI shows: the text so far, the
 // tool calls so far, and at the end why it stopped and what it used.
 import type {
   ChatCompletionChunk,
@@ -13,6 +13,10 @@ import { type ChatStreamRequest, streamChatCompletion } from '../chat.js';
 import type { StreamOptions } from '../event-stream.js';
 import { type MessageStreamRequest, streamMessage } from '../message.js';
 import { type SessionMessage, toChatMessages, toMessagesConversation } from './messages.js';
+import { type ResponsesRequestExtras, streamResponsesTurn } from './responses-turn.js';
+import { emptyResult, progressOf, type TurnProgress, type TurnResult } from './turn-result.js';
+
+export type { TurnProgress, TurnResult } from './turn-result.js';
 
 /** Request fields of `/v1/chat/completions` sent with every turn besides `model` and `messages`. */
 export type ChatRequestExtras = Partial<Omit<ChatStreamRequest, 'model' | 'messages'>>;
@@ -22,26 +26,11 @@ export type MessagesRequestExtras = Partial<Omit<MessageStreamRequest, 'model' |
 /** Which endpoint a session talks to, with the extra fields that endpoint takes. */
 export type ChatFormat =
   | { format: 'chat'; body?: ChatRequestExtras | undefined }
-  | { format: 'messages'; body?: MessagesRequestExtras | undefined };
+  | { format: 'messages'; body?: MessagesRequestExtras | undefined }
+  | { format: 'responses'; body?: ResponsesRequestExtras | undefined };
 
 /** `/v1/messages` requires `max_tokens`; this is sent when `body.max_tokens` is not set. */
 export const DEFAULT_MESSAGES_MAX_TOKENS = 1024;
-
-/** The answer as far as it has arrived. */
-export interface TurnProgress {
-  text: string;
-  toolCalls: ChatToolCall[];
-  /** The model as the response names it (the gateway may resolve an alias); known from the first event. */
-  model: string | undefined;
-}
-
-/** A turn that reached its end. Usage is in the chat format's shape whichever format ran. */
-export interface TurnResult extends TurnProgress {
-  finishReason: FinishReason | null;
-  usage: CompletionUsage | undefined;
-  /** `chatcmpl-…` or `msg_…`. */
-  responseId: string | undefined;
-}
 
 export interface TurnRequest {
   client: ModelgateClient;
@@ -51,13 +40,23 @@ export interface TurnRequest {
   options: StreamOptions;
   /** Called after every increment of text or tool calls. */
   onProgress: (progress: TurnProgress) => void;
+  /**
+   * Responses format only: a stored response that ends with `messages[0, after)`; the turn names
+   * it as `previous_response_id` and sends only the messages after it.
+   */
+  continuation?: { responseId: string; after: number } | undefined;
 }
 
 /** Streams one turn; rejects with the stream's error (or the abort reason). */
 export function streamTurn(request: TurnRequest): Promise<TurnResult> {
-  return request.format.format === 'messages'
-    ? streamMessagesTurn(request, request.format.body ?? {})
-    : streamChatTurn(request, request.format.body ?? {});
+  switch (request.format.format) {
+    case 'messages':
+      return streamMessagesTurn(request, request.format.body ?? {});
+    case 'responses':
+      return streamResponsesTurn(request, request.format.body ?? {});
+    default:
+      return streamChatTurn(request, request.format.body ?? {});
+  }
 }
 
 async function streamChatTurn(request: TurnRequest, body: ChatRequestExtras): Promise<TurnResult> {
@@ -189,24 +188,4 @@ function toFinishReason(reason: Message['stop_reason']): FinishReason | null {
 
 function usageOf(input: number, output: number): CompletionUsage {
   return { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
-}
-
-function emptyResult(): TurnResult {
-  return {
-    text: '',
-    toolCalls: [],
-    finishReason: null,
-    usage: undefined,
-    responseId: undefined,
-    model: undefined,
-  };
-}
-
-/** A copy the caller may keep: the turn goes on mutating its own. */
-function progressOf(result: TurnResult): TurnProgress {
-  return {
-    text: result.text,
-    toolCalls: result.toolCalls.map((call) => ({ ...call, function: { ...call.function } })),
-    model: result.model,
-  };
 }

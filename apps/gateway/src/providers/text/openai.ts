@@ -26,6 +26,7 @@ export interface OpenAiProviderOptions {
 const PATHS: Partial<Record<TextOperation, string>> = {
   chat: '/chat/completions',
   completions: '/completions',
+  responses: '/responses',
 };
 
 /**

@@ -6,7 +6,7 @@
 import type { UpstreamBody } from './body.js';
 
 /** Upstream operations: chat completions and legacy completions (OpenAI), messages (Anthropic). */
-export type TextOperation = 'chat' | 'completions' | 'messages';
+export type TextOperation = 'chat' | 'completions' | 'messages' | 'responses';
 
 export type ProviderKind = 'openai' | 'anthropic';
 
