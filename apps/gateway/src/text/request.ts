@@ -8,7 +8,12 @@ import type { ChatRequest, CompletionRequest, MessagesRequest } from '../transla
 export type TextRequest =
   | { readonly format: 'chat'; readonly body: ChatRequest }
   | { readonly format: 'completion'; readonly body: CompletionRequest }
-  | { readonly format: 'messages'; readonly body: MessagesRequest };
+  | {
+      readonly format: 'messages';
+      readonly body: MessagesRequest;
+      /** The client's `anthropic-beta` flags, forwarded to a messages-format upstream. */
+      readonly betas?: readonly string[];
+    };
 
 /** The API surface a request arrived on. */
 export type ClientFormat = TextRequest['format'];

@@ -24,7 +24,10 @@ export interface ParsedMessages {
   system: string;
 }
 
-/** The fields the real API takes; any other is "Extra inputs are not permitted". */
+/**
+ * The fields the real API takes; any other is "Extra inputs are not permitted" (checked against
+ * @anthropic-ai/sdk 1.14.0 MessageCreateParams, plus the beta fields Claude Code sends).
+ */
 const MESSAGES_FIELDS = new Set([
   'model',
   'max_tokens',
@@ -43,6 +46,10 @@ const MESSAGES_FIELDS = new Set([
   'container',
   'mcp_servers',
   'context_management',
+  'output_config',
+  'cache_control',
+  'speed',
+  'inference_geo',
 ]);
 
 export function parse(raw: unknown): ParsedMessages {

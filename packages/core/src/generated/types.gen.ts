@@ -871,6 +871,44 @@ export type CreateMessageRequest = {
 };
 
 /**
+ * A messages request without the fields that only shape the answer
+ * (`max_tokens`, `stream`, sampling): what is counted is the input.
+ * Other fields (`thinking`, `mcp_servers`, …) are passed to
+ * messages-format upstreams as sent and ignored by the estimate.
+ *
+ */
+export type CountMessageTokensRequest = {
+    /**
+     * A text model id from `GET /v1/models`.
+     */
+    model: string;
+    /**
+     * The conversation to count, as on `POST /v1/messages`.
+     */
+    messages: Array<MessageParam>;
+    /**
+     * System prompt, as on `POST /v1/messages`.
+     */
+    system?: string | Array<TextBlock>;
+    /**
+     * Tool definitions, counted as input.
+     */
+    tools?: Array<MessagesTool>;
+    tool_choice?: MessagesToolChoice;
+    [key: string]: unknown;
+};
+
+/**
+ * The input tokens of a messages request.
+ */
+export type MessageTokensCount = {
+    /**
+     * Input tokens, system prompt and tool definitions included.
+     */
+    input_tokens: number;
+};
+
+/**
  * A client tool the model may call. Other keys (`eager_input_streaming`,
  * …) are passed to upstreams of the messages format and dropped for
  * the others.
@@ -2788,6 +2826,23 @@ export type VendorVersion = string;
  */
 export type AnthropicVersion = string;
 
+/**
+ * The vendor's beta flags, comma-separated (e.g.
+ * `interleaved-thinking-2025-05-14,context-management-2025-06-27`).
+ * Forwarded to messages-format (Anthropic) upstreams, merged with the
+ * betas configured for the provider (deduplicated, configured ones
+ * first, order kept); not sent to other upstreams.
+ *
+ */
+export type AnthropicBeta = string;
+
+/**
+ * Sent by the vendor SDK's beta client (`?beta=true`). Accepted; the
+ * betas themselves travel in `anthropic-beta`.
+ *
+ */
+export type MessagesBetaQuery = string;
+
 export type ListModelsData = {
     body?: never;
     path?: never;
@@ -3010,9 +3065,25 @@ export type CreateMessageData = {
          *
          */
         'anthropic-version'?: string;
+        /**
+         * The vendor's beta flags, comma-separated (e.g.
+         * `interleaved-thinking-2025-05-14,context-management-2025-06-27`).
+         * Forwarded to messages-format (Anthropic) upstreams, merged with the
+         * betas configured for the provider (deduplicated, configured ones
+         * first, order kept); not sent to other upstreams.
+         *
+         */
+        'anthropic-beta'?: string;
     };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Sent by the vendor SDK's beta client (`?beta=true`). Accepted; the
+         * betas themselves travel in `anthropic-beta`.
+         *
+         */
+        beta?: string;
+    };
     url: '/v1/messages';
 };
 
@@ -3105,6 +3176,105 @@ export type CreateMessageResponses = {
 };
 
 export type CreateMessageResponse = CreateMessageResponses[keyof CreateMessageResponses];
+
+export type CountMessageTokensData = {
+    body: CountMessageTokensRequest;
+    headers?: {
+        /**
+         * Version of the messages format, a date (YYYY-MM-DD). Supported:
+         * `2023-06-01`, the default when neither this nor `anthropic-version`
+         * is sent. A later date selects the newest supported version not after
+         * it; an earlier date or a malformed value is a 400. When both headers
+         * are sent, `vendor-version` wins. An empty (or all-blank) value counts
+         * as absent.
+         *
+         */
+        'vendor-version'?: string;
+        /**
+         * Alias of `vendor-version`, under the name the vendor's own SDK
+         * sends, so that SDK works unchanged against this gateway.
+         *
+         */
+        'anthropic-version'?: string;
+        /**
+         * The vendor's beta flags, comma-separated (e.g.
+         * `interleaved-thinking-2025-05-14,context-management-2025-06-27`).
+         * Forwarded to messages-format (Anthropic) upstreams, merged with the
+         * betas configured for the provider (deduplicated, configured ones
+         * first, order kept); not sent to other upstreams.
+         *
+         */
+        'anthropic-beta'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Sent by the vendor SDK's beta client (`?beta=true`). Accepted; the
+         * betas themselves travel in `anthropic-beta`.
+         *
+         */
+        beta?: string;
+    };
+    url: '/v1/messages/count_tokens';
+};
+
+export type CountMessageTokensErrors = {
+    /**
+     * The request is invalid (vendor error shape).
+     */
+    400: MessagesErrorResponse;
+    /**
+     * Missing, unknown or expired API key (vendor error shape).
+     */
+    401: MessagesErrorResponse;
+    /**
+     * The key may not use this model (vendor error shape).
+     */
+    403: MessagesErrorResponse;
+    /**
+     * The model is not served by this gateway (vendor error shape).
+     */
+    404: MessagesErrorResponse;
+    /**
+     * The JSON body is over 1 MiB (vendor error shape).
+     */
+    413: MessagesErrorResponse;
+    /**
+     * The body is not `application/json` (vendor error shape).
+     */
+    415: MessagesErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded (vendor error shape). Retry after `Retry-After` seconds.
+     */
+    429: MessagesErrorResponse;
+    /**
+     * An unexpected error in the gateway (vendor error shape).
+     */
+    500: MessagesErrorResponse;
+    /**
+     * Every eligible upstream deployment failed (vendor error shape).
+     */
+    502: MessagesErrorResponse;
+    /**
+     * No deployment is available right now, or the gateway is shutting down (vendor error shape).
+     */
+    503: MessagesErrorResponse;
+    /**
+     * The upstream provider did not answer in time (vendor error shape).
+     */
+    504: MessagesErrorResponse;
+};
+
+export type CountMessageTokensError = CountMessageTokensErrors[keyof CountMessageTokensErrors];
+
+export type CountMessageTokensResponses = {
+    /**
+     * The count, and where it came from.
+     */
+    200: MessageTokensCount;
+};
+
+export type CountMessageTokensResponse = CountMessageTokensResponses[keyof CountMessageTokensResponses];
 
 export type CreateResponseData = {
     body: CreateResponseRequest;

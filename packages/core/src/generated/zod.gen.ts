@@ -466,6 +466,13 @@ export const zCompletion = z.object({
 });
 
 /**
+ * The input tokens of a messages request.
+ */
+export const zMessageTokensCount = z.object({
+    input_tokens: z.int().gte(0)
+});
+
+/**
  * A client tool the model may call. Other keys (`eager_input_streaming`,
  * …) are passed to upstreams of the messages format and dropped for
  * the others.
@@ -680,6 +687,24 @@ export const zCreateMessageRequest = z.looseObject({
         user_id: z.string().max(256).nullish()
     }).optional(),
     tools: z.array(zMessagesTool).min(1).max(128).optional(),
+    tool_choice: zMessagesToolChoice.optional()
+});
+
+/**
+ * A messages request without the fields that only shape the answer
+ * (`max_tokens`, `stream`, sampling): what is counted is the input.
+ * Other fields (`thinking`, `mcp_servers`, …) are passed to
+ * messages-format upstreams as sent and ignored by the estimate.
+ *
+ */
+export const zCountMessageTokensRequest = z.looseObject({
+    model: z.string().min(1),
+    messages: z.array(zMessageParam).min(1),
+    system: z.union([
+        z.string(),
+        z.array(zTextBlock)
+    ]).optional(),
+    tools: z.array(zMessagesTool).max(128).optional(),
     tool_choice: zMessagesToolChoice.optional()
 });
 
@@ -2231,6 +2256,23 @@ export const zVendorVersion = z.string().regex(/^\s*(\d{4}-\d{2}-\d{2})?\s*$/).d
 export const zAnthropicVersion = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /**
+ * The vendor's beta flags, comma-separated (e.g.
+ * `interleaved-thinking-2025-05-14,context-management-2025-06-27`).
+ * Forwarded to messages-format (Anthropic) upstreams, merged with the
+ * betas configured for the provider (deduplicated, configured ones
+ * first, order kept); not sent to other upstreams.
+ *
+ */
+export const zAnthropicBeta = z.string();
+
+/**
+ * Sent by the vendor SDK's beta client (`?beta=true`). Accepted; the
+ * betas themselves travel in `anthropic-beta`.
+ *
+ */
+export const zMessagesBetaQuery = z.string();
+
+/**
  * The models.
  */
 export const zListModelsResponse = zModelList;
@@ -2281,7 +2323,12 @@ export const zCreateMessageBody = zCreateMessageRequest;
 
 export const zCreateMessageHeaders = z.object({
     'vendor-version': z.string().regex(/^\s*(\d{4}-\d{2}-\d{2})?\s*$/).optional().default('2023-06-01'),
-    'anthropic-version': z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional()
+    'anthropic-version': z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    'anthropic-beta': z.string().optional()
+});
+
+export const zCreateMessageQuery = z.object({
+    beta: z.string().optional()
 });
 
 /**
@@ -2316,6 +2363,23 @@ export const zCreateMessageHeaders = z.object({
  *
  */
 export const zCreateMessageResponse = zMessage;
+
+export const zCountMessageTokensBody = zCountMessageTokensRequest;
+
+export const zCountMessageTokensHeaders = z.object({
+    'vendor-version': z.string().regex(/^\s*(\d{4}-\d{2}-\d{2})?\s*$/).optional().default('2023-06-01'),
+    'anthropic-version': z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    'anthropic-beta': z.string().optional()
+});
+
+export const zCountMessageTokensQuery = z.object({
+    beta: z.string().optional()
+});
+
+/**
+ * The count, and where it came from.
+ */
+export const zCountMessageTokensResponse = zMessageTokensCount;
 
 export const zCreateResponseBody = zCreateResponseRequest;
 
