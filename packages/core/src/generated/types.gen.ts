@@ -435,6 +435,18 @@ export type CreateChatCompletionRequest = {
      */
     user?: string;
     response_format?: ChatResponseFormat;
+    /**
+     * How hard a reasoning model thinks (`none`, `minimal`, `low`,
+     * `medium`, `high`, `xhigh`), passed to OpenAI-compatible upstreams as
+     * sent. On an Anthropic model it becomes `thinking` with a budget
+     * (docs/formats.md): `minimal`/`low` 1,024 tokens, `medium` 4,096,
+     * `high` 16,384, `xhigh` 32,768, at most `max_tokens` − 1 (thinking
+     * counts toward it, as reasoning tokens do on OpenAI). Where thinking
+     * cannot be on (a budget under 1,024, a forced tool) it is dropped and
+     * listed in `x-modelgate-dropped-params`.
+     *
+     */
+    reasoning_effort?: string | null;
     [key: string]: unknown;
 };
 
@@ -867,6 +879,45 @@ export type CreateMessageRequest = {
      */
     tools?: Array<MessagesTool>;
     tool_choice?: MessagesToolChoice;
+    thinking?: ThinkingConfig;
+    output_config?: OutputConfig;
+    [key: string]: unknown;
+};
+
+/**
+ * Extended thinking: `enabled` with a `budget_tokens`, `adaptive` (the
+ * model decides), or `disabled`. Passed to messages-format upstreams as
+ * sent. On an OpenAI-compatible model it becomes `reasoning_effort`
+ * (docs/formats.md): a budget under 4,096 tokens is `low`, under
+ * 16,384 `medium`, else `high`; `adaptive` takes `output_config.effort`
+ * and otherwise leaves the upstream's default. Another `type` is
+ * dropped and listed in `x-modelgate-dropped-params`.
+ *
+ */
+export type ThinkingConfig = {
+    /**
+     * `enabled`, `adaptive` or `disabled`.
+     */
+    type: string;
+    /**
+     * With `enabled`, the most tokens the model may think for.
+     */
+    budget_tokens?: number;
+    [key: string]: unknown;
+};
+
+/**
+ * Output settings. `effort` (`low`, `medium`, `high`, `xhigh`, `max`)
+ * becomes `reasoning_effort` on an OpenAI-compatible model (`max`
+ * becomes `xhigh`); other keys are passed to messages-format
+ * upstreams and dropped (listed) for the others.
+ *
+ */
+export type OutputConfig = {
+    /**
+     * How much effort the model spends.
+     */
+    effort?: string | null;
     [key: string]: unknown;
 };
 

@@ -347,7 +347,8 @@ export const zCreateChatCompletionRequest = z.looseObject({
     tool_choice: zChatToolChoice.optional(),
     parallel_tool_calls: z.boolean().optional(),
     user: z.string().max(256).optional(),
-    response_format: zChatResponseFormat.optional()
+    response_format: zChatResponseFormat.optional(),
+    reasoning_effort: z.string().nullish()
 });
 
 /**
@@ -463,6 +464,32 @@ export const zCompletion = z.object({
     choices: z.array(zCompletionChoice),
     usage: zCompletionUsage.nullish(),
     system_fingerprint: z.string().nullish()
+});
+
+/**
+ * Extended thinking: `enabled` with a `budget_tokens`, `adaptive` (the
+ * model decides), or `disabled`. Passed to messages-format upstreams as
+ * sent. On an OpenAI-compatible model it becomes `reasoning_effort`
+ * (docs/formats.md): a budget under 4,096 tokens is `low`, under
+ * 16,384 `medium`, else `high`; `adaptive` takes `output_config.effort`
+ * and otherwise leaves the upstream's default. Another `type` is
+ * dropped and listed in `x-modelgate-dropped-params`.
+ *
+ */
+export const zThinkingConfig = z.looseObject({
+    type: z.string(),
+    budget_tokens: z.int().gte(0).optional()
+});
+
+/**
+ * Output settings. `effort` (`low`, `medium`, `high`, `xhigh`, `max`)
+ * becomes `reasoning_effort` on an OpenAI-compatible model (`max`
+ * becomes `xhigh`); other keys are passed to messages-format
+ * upstreams and dropped (listed) for the others.
+ *
+ */
+export const zOutputConfig = z.looseObject({
+    effort: z.string().nullish()
 });
 
 /**
@@ -687,7 +714,9 @@ export const zCreateMessageRequest = z.looseObject({
         user_id: z.string().max(256).nullish()
     }).optional(),
     tools: z.array(zMessagesTool).min(1).max(128).optional(),
-    tool_choice: zMessagesToolChoice.optional()
+    tool_choice: zMessagesToolChoice.optional(),
+    thinking: zThinkingConfig.optional(),
+    output_config: zOutputConfig.optional()
 });
 
 /**
