@@ -216,12 +216,14 @@ export type VideoModelCapabilities = {
 /**
  * A text content block: an element of a chat message's or a messages
  * message's `content`, and of a `Message`'s `content`. Other keys in a
- * request block (e.g. `cache_control`) are ignored.
+ * request block (e.g. `cache_control`, `citations`) are passed to
+ * upstreams of the client's format as sent and left out in translation.
  *
  */
 export type TextBlock = {
     type: 'text';
     text: string;
+    [key: string]: unknown;
 };
 
 /**
@@ -1005,7 +1007,8 @@ export type MessagesToolChoice = {
 /**
  * A tool call by the assistant: in a `Message`'s `content`, and sent
  * back in an assistant turn of the conversation. Other keys in a
- * request block are ignored.
+ * request block (e.g. `cache_control`) are passed to messages-format
+ * upstreams as sent and left out in translation.
  *
  */
 export type ToolUseBlock = {
@@ -1021,13 +1024,15 @@ export type ToolUseBlock = {
     input: {
         [key: string]: unknown;
     };
+    [key: string]: unknown;
 };
 
 /**
  * The result of a tool call, in a user turn. `content` is text or a
  * list of blocks (`text`, `image`, and the vendor's newer kinds such as
- * `tool_reference`); `is_error` says the tool failed. Other keys are
- * ignored.
+ * `tool_reference`); `is_error` says the tool failed. Other keys (e.g.
+ * `cache_control`) are passed to messages-format upstreams as sent and
+ * left out in translation.
  *
  */
 export type ToolResultBlock = {
@@ -1035,6 +1040,7 @@ export type ToolResultBlock = {
     tool_use_id: string;
     content?: string | Array<ToolResultContentBlock>;
     is_error?: boolean;
+    [key: string]: unknown;
 };
 
 /**
@@ -1058,12 +1064,14 @@ export type ToolResultContentBlock = {
  * (sent by current agents, e.g. Claude Code, beside the top-level
  * `system`) is passed as sent to upstreams of the messages format and
  * becomes a system message for OpenAI-compatible models. Other keys
- * are ignored.
+ * are passed to messages-format upstreams as sent and left out in
+ * translation.
  *
  */
 export type MessageParam = {
     role: 'user' | 'assistant' | 'system';
     content: string | Array<RequestContentBlock>;
+    [key: string]: unknown;
 };
 
 /**
@@ -1112,7 +1120,8 @@ export type RedactedThinkingBlock = {
  * An image in a user turn: by URL (the URL of a file uploaded with
  * `POST /v1/files` works too) or as base64 data. Translated to an
  * `image_url` part (a `data:` URL for base64) for OpenAI-compatible
- * models. Other keys are ignored.
+ * models. Other keys (e.g. `cache_control`) are passed to messages-format
+ * upstreams as sent and left out in translation.
  *
  */
 export type ImageBlock = {
@@ -1122,6 +1131,7 @@ export type ImageBlock = {
     } & ImageUrlSource) | ({
         type: 'base64';
     } & ImageBase64Source);
+    [key: string]: unknown;
 };
 
 /**

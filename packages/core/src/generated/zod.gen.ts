@@ -22,10 +22,11 @@ export const zEmbeddingModelCapabilities = z.object({
 /**
  * A text content block: an element of a chat message's or a messages
  * message's `content`, and of a `Message`'s `content`. Other keys in a
- * request block (e.g. `cache_control`) are ignored.
+ * request block (e.g. `cache_control`, `citations`) are passed to
+ * upstreams of the client's format as sent and left out in translation.
  *
  */
-export const zTextBlock = z.object({
+export const zTextBlock = z.looseObject({
     type: z.literal('text'),
     text: z.string()
 });
@@ -537,10 +538,11 @@ export const zMessagesToolChoice = z.union([
 /**
  * A tool call by the assistant: in a `Message`'s `content`, and sent
  * back in an assistant turn of the conversation. Other keys in a
- * request block are ignored.
+ * request block (e.g. `cache_control`) are passed to messages-format
+ * upstreams as sent and left out in translation.
  *
  */
-export const zToolUseBlock = z.object({
+export const zToolUseBlock = z.looseObject({
     type: z.literal('tool_use'),
     id: z.string().min(1),
     name: z.string().min(1),
@@ -564,11 +566,12 @@ export const zToolResultContentBlock = z.looseObject({
 /**
  * The result of a tool call, in a user turn. `content` is text or a
  * list of blocks (`text`, `image`, and the vendor's newer kinds such as
- * `tool_reference`); `is_error` says the tool failed. Other keys are
- * ignored.
+ * `tool_reference`); `is_error` says the tool failed. Other keys (e.g.
+ * `cache_control`) are passed to messages-format upstreams as sent and
+ * left out in translation.
  *
  */
-export const zToolResultBlock = z.object({
+export const zToolResultBlock = z.looseObject({
     type: z.literal('tool_result'),
     tool_use_id: z.string().min(1),
     content: z.union([
@@ -627,10 +630,11 @@ export const zImageBase64Source = z.object({
  * An image in a user turn: by URL (the URL of a file uploaded with
  * `POST /v1/files` works too) or as base64 data. Translated to an
  * `image_url` part (a `data:` URL for base64) for OpenAI-compatible
- * models. Other keys are ignored.
+ * models. Other keys (e.g. `cache_control`) are passed to messages-format
+ * upstreams as sent and left out in translation.
  *
  */
-export const zImageBlock = z.object({
+export const zImageBlock = z.looseObject({
     type: z.literal('image'),
     source: z.union([
         z.object({
@@ -672,10 +676,11 @@ export const zRequestContentBlock = z.union([
  * (sent by current agents, e.g. Claude Code, beside the top-level
  * `system`) is passed as sent to upstreams of the messages format and
  * becomes a system message for OpenAI-compatible models. Other keys
- * are ignored.
+ * are passed to messages-format upstreams as sent and left out in
+ * translation.
  *
  */
-export const zMessageParam = z.object({
+export const zMessageParam = z.looseObject({
     role: z.enum([
         'user',
         'assistant',

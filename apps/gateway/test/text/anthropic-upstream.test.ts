@@ -1,5 +1,7 @@
 /**
- * The client's `anthropic-beta` reaches an Anthropic upstream merged with the provider's configured
+ * What an Anthropic upstream receives. The body passes through as the client sent it: keys the
+ * spec does not name (`cache_control` on blocks, fields of a turn) and thinking blocks with their
+ * signatures arrive unchanged. The client's `anthropic-beta` reaches an Anthropic upstream merged with the provider's configured
  * betas (each flag once, configured first), on /v1/messages (`?beta=true` too) and on
  * /v1/messages/count_tokens; a chat request gets the configured ones only, an OpenAI upstream none.
  * The upstream is a stand-in that records what it was sent. count_tokens fails over from a dead
@@ -45,7 +47,7 @@ async function startRecorder() {
   };
 }
 
-describe('anthropic-beta to an Anthropic upstream', () => {
+describe('to an Anthropic upstream', () => {
   let gw: TestGateway;
   let recorder: Awaited<ReturnType<typeof startRecorder>>;
   let key: string;
@@ -163,6 +165,57 @@ describe('anthropic-beta to an Anthropic upstream', () => {
     expect(last().path).toBe('/v1/messages/count_tokens');
     expect(last().body.model).toBe('up-rec');
     expect(last().headers['anthropic-beta']).toBe('configured-1,shared,token-counting-2024-11-01');
+  });
+
+  it('passes the body through: unnamed keys, open tool_result blocks, thinking with signatures', async () => {
+    const sent = {
+      model: 'plain-claude',
+      max_tokens: 64,
+      system: [
+        { type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral', ttl: '1h' } },
+      ],
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: 'Hi', cache_control: { type: 'ephemeral' } }],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'Use the tool.', signature: 'EqQBCkYIAxgCIkA+/=\u00e9' },
+            { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+            {
+              type: 'tool_use',
+              id: 'toolu_1',
+              name: 'search',
+              input: { q: 'x' },
+              caller: { type: 'direct' },
+            },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_1',
+              cache_control: { type: 'ephemeral' },
+              content: [{ type: 'tool_reference', tool_name: 'Read' }],
+            },
+          ],
+          future_turn_field: { kept: true },
+        },
+      ],
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] },
+      output_config: { effort: 'low' },
+    };
+    const res = await gw.fetch('/v1/messages', { method: 'POST', key, json: sent });
+    expect(res.status, await res.text()).toBe(200);
+    // The model is the deployment's; `stream: false` is the spec's default for an absent stream.
+    expect(last().body).toEqual({ ...sent, model: 'up-plain', stream: false });
+    // The signature's bytes, escapes included, are the client's.
+    expect(JSON.stringify(last().body)).toContain(JSON.stringify('EqQBCkYIAxgCIkA+/=\u00e9'));
   });
 
   it('count_tokens fails over from a dead Anthropic deployment to a live one', async () => {
