@@ -2,6 +2,7 @@
 // read into what the answer needs.
 import { badRequest, HttpError, isRecord } from '../errors.js';
 import { readConversation } from './anthropic-conversation.js';
+import { wantsThinking } from './anthropic-thinking.js';
 import { readTools } from './anthropic-tools.js';
 import { textOf } from './common.js';
 import { countTokens } from './tokens.js';
@@ -22,6 +23,8 @@ export interface ParsedMessages {
   images: number;
   /** The system prompt's text. */
   system: string;
+  /** The request asks for extended thinking (`enabled` or `adaptive`). */
+  thinking: boolean;
 }
 
 /**
@@ -79,6 +82,7 @@ export function parse(raw: unknown): ParsedMessages {
     endsWithToolResult: conversation.endsWithToolResult,
     images: conversation.images,
     system: body.system === undefined ? '' : textOf(body.system),
+    thinking: wantsThinking(body.thinking),
   };
 }
 
