@@ -17,6 +17,7 @@ import {
   OpenAiToAnthropicStream,
 } from '../translate/openai-to-anthropic-stream.js';
 import { AnthropicPassthroughStream, OpenAiPassthroughStream } from '../translate/passthrough.js';
+import { applyThinking, chatReasoningOf } from '../translate/reasoning.js';
 import {
   anthropicToChatRequest,
   chatToAnthropicRequest,
@@ -220,7 +221,7 @@ function messagesToChatPlan(body: MessagesRequest, upstreamModel: string): Upstr
     operation: 'chat',
     body: anthropicToChatRequest(body, upstreamModel),
     passthrough: false,
-    dropped: droppedFields(body, MESSAGES_TO_CHAT),
+    dropped: [...droppedFields(body, MESSAGES_TO_CHAT), ...chatReasoningOf(body).dropped],
     respond: (upstream) => {
       const message = anthropicMessageFromChat(upstream as OpenAiChatCompletion);
       return { body: message, usage: anthropicUsage(message) };
@@ -252,14 +253,19 @@ function chatToMessagesPlan(
       return parsed && rewrite.event(parsed);
     };
   };
+  const body = chatToAnthropicRequest(chat, {
+    upstreamModel,
+    defaultMaxTokens: model.maxOutputTokens,
+  });
+  const reasoningDropped = applyThinking(chat, body);
   return {
     operation: 'messages',
-    body: chatToAnthropicRequest(chat, { upstreamModel, defaultMaxTokens: model.maxOutputTokens }),
+    body,
     passthrough: false,
-    dropped: droppedFields(
-      request.body,
-      format === 'chat' ? CHAT_TO_MESSAGES : COMPLETION_TO_MESSAGES,
-    ),
+    dropped: [
+      ...droppedFields(request.body, format === 'chat' ? CHAT_TO_MESSAGES : COMPLETION_TO_MESSAGES),
+      ...reasoningDropped,
+    ],
     respond: (upstream) => {
       const message = fromUpstream(upstream as AnthropicMessage);
       const body =

@@ -9,7 +9,12 @@ import type { ChatRequest, CompletionRequest, MessagesRequest } from '../transla
 export type TextRequest =
   | { readonly format: 'chat'; readonly body: ChatRequest }
   | { readonly format: 'completion'; readonly body: CompletionRequest }
-  | { readonly format: 'messages'; readonly body: MessagesRequest }
+  | {
+      readonly format: 'messages';
+      readonly body: MessagesRequest;
+      /** The client's `anthropic-beta` flags, forwarded to a messages-format upstream. */
+      readonly betas?: readonly string[];
+    }
   | {
       /**
        * A Responses API body for OpenAI upstreams' own `/v1/responses`, with `pivot`, the same

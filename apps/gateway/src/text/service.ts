@@ -18,6 +18,7 @@ import type { StandardMetrics } from '../observability/metrics.js';
 import { Router } from '../routing/router.js';
 import { admit } from './admit.js';
 import type { TextAnswer } from './answer.js';
+import { countMessageTokens, type TokenCount, type TokenCountRequest } from './count-tokens.js';
 import { clientFailure } from './failure.js';
 import { OVERHEAD_HEADER, OverheadClock } from './overhead.js';
 import type { OwnImageLoader } from './own-images.js';
@@ -28,6 +29,7 @@ import { respondJson } from './respond.js';
 import { callUpstream, type UpstreamJson, type UpstreamStream } from './upstream.js';
 
 export type { TextAnswer } from './answer.js';
+export type { TokenCount, TokenCountRequest } from './count-tokens.js';
 export { OVERHEAD_HEADER } from './overhead.js';
 export type { ClientFormat, TextRequest } from './request.js';
 
@@ -65,6 +67,16 @@ export interface TextService {
    * const res = await text.generate({ format: 'chat', body: { model: 'gpt-4o-mini', messages } }, { key, requestId, startedAt });
    */
   generate(request: TextRequest, ctx: TextRequestContext): Promise<TextAnswer>;
+  /**
+   * The input tokens of a messages request: the Anthropic upstream's own count, or the gateway's
+   * estimate on other upstreams. Not billed.
+   * @example
+   * const { inputTokens, source } = await text.countTokens({ body: { model, messages } }, { key });
+   */
+  countTokens(
+    request: TokenCountRequest,
+    ctx: { key: AuthKey; signal?: AbortSignal },
+  ): Promise<TokenCount>;
   /** Text models for GET /v1/models. */
   listModels(): ModelListEntry[];
   /** The text models a key restricted to `allowed` sees: the listed ones among its ids. */
@@ -108,6 +120,7 @@ export function createTextService(deps: TextServiceDeps): TextService {
     catalog,
     router,
     generate,
+    countTokens: (request, ctx) => countMessageTokens(request, ctx, { catalog, router, metrics }),
     listModels: () => catalog.list(),
     listModelsFor(allowed) {
       const listed = new Map(catalog.list().map((m) => [m.id, m]));

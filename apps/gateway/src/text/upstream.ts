@@ -55,6 +55,7 @@ export function callUpstream(
       const response = await deployment.provider.send({
         operation: plan.operation,
         body: plan.body,
+        betas: request.format === 'messages' ? request.betas : undefined,
         signal: ctx.signal,
       });
       if (!streaming) return await readJson(plan, deployment, response);

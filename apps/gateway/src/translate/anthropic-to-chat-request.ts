@@ -5,7 +5,9 @@
  * the four stops OpenAI accepts.
  */
 import type { ChatToolCall, RequestContentBlock } from '@modelgate/core';
+import { zImageBlock } from '@modelgate/core/zod';
 import { imagePartOfBlock } from './images.js';
+import { chatReasoningOf } from './reasoning.js';
 import { chatToolChoice, chatTools } from './request-tools.js';
 import type {
   ChatContentPart,
@@ -57,18 +59,29 @@ function assistantMessageOf(blocks: readonly RequestContentBlock[]): ChatMessage
 }
 
 /**
- * A user turn's blocks as chat messages: its tool_result blocks become `tool` messages, placed
- * first because a tool message must directly follow the assistant message that made the calls.
+ * A user turn's blocks as chat messages: its tool_result blocks become `tool` messages (their text
+ * blocks), placed first because a tool message must directly follow the assistant message that
+ * made the calls; images inside the results open the user message that follows, as image parts.
  */
 function userMessagesOf(blocks: readonly RequestContentBlock[]): ChatMessage[] {
   const out: ChatMessage[] = [];
+  // A tool message holds text only: a result's images go to the user message after the results.
   const rest: RequestContentBlock[] = [];
+  const images: RequestContentBlock[] = [];
   for (const block of blocks) {
     if (block.type !== 'tool_result') {
       rest.push(block);
       continue;
     }
     const result = block;
+    if (Array.isArray(result.content)) {
+      for (const inner of result.content) {
+        // Result blocks are open (any kind passes to a messages upstream): an image is taken
+        // when it is one the spec's ImageBlock describes.
+        const image = inner.type === 'image' ? zImageBlock.safeParse(inner) : null;
+        if (image?.success) images.push({ ...image.data, type: 'image' });
+      }
+    }
     const text = anthropicContentText(result.content ?? '');
     // Chat has no error flag on a tool result: say it in the text the model reads.
     out.push({
@@ -77,6 +90,7 @@ function userMessagesOf(blocks: readonly RequestContentBlock[]): ChatMessage[] {
       content: result.is_error ? `Error: ${text}` : text,
     });
   }
+  rest.unshift(...images);
   if (rest.length > 0 || out.length === 0) out.push({ role: 'user', content: toChatContent(rest) });
   return out;
 }
@@ -129,6 +143,8 @@ export function anthropicToChatRequest(
     out.stream_options = { include_usage: true };
   }
   if (request.metadata?.user_id) out.user = request.metadata.user_id;
+  const { effort } = chatReasoningOf(request);
+  if (effort !== undefined) out.reasoning_effort = effort;
   if (request.tools && request.tools.length > 0) {
     out.tools = chatTools(request.tools);
     if (request.tool_choice) {

@@ -52,6 +52,8 @@ export const CHAT_TO_MESSAGES: CarriedFields = {
     'tool_choice',
     'parallel_tool_calls',
     'response_format',
+    // As thinking (translate/reasoning.ts lists it when thinking cannot be on).
+    'reasoning_effort',
     // Only 1 is accepted, which is what the messages format always does.
     'n',
   ]),
@@ -94,6 +96,9 @@ export const MESSAGES_TO_CHAT: CarriedFields = {
     'metadata',
     'tools',
     'tool_choice',
+    // As reasoning_effort; what does not map is listed by translate/reasoning.ts.
+    'thinking',
+    'output_config',
   ]),
   tool: new Set(['name', 'description', 'input_schema', 'type']),
 };

@@ -95,7 +95,9 @@ export const TYPE_BY_STATUS: Record<number, string> = {
   504: 'upstream_timeout',
 };
 
-const isMessagesOp = (op: Operation) => op === 'POST /v1/messages';
+/** The operations under /v1/messages answer errors in the vendor's shape. */
+const isMessagesOp = (op: Operation) =>
+  op === 'POST /v1/messages' || op === 'POST /v1/messages/count_tokens';
 
 export interface HeaderExpectations {
   /** The key has rpm/tpm limits: x-ratelimit-*-requests must be present. */

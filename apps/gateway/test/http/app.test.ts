@@ -157,6 +157,21 @@ describe('HTTP edge', () => {
     expect(typeof line?.time).toBe('string');
   });
 
+  it('answers HEAD / (agents probe the base URL) with 200 and no body, without a key', async () => {
+    const head = await gw.fetch('/', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const get = await gw.fetch('/');
+    expect(get.status).toBe(200);
+    expect(await get.json()).toEqual({
+      service: 'modelgate',
+      status: 'ok',
+      docs: '/docs',
+      openapi: '/openapi.yaml',
+    });
+    expect((await gw.fetch('/', { method: 'POST' })).status).toBe(405);
+  });
+
   it('serves health, readiness and Prometheus metrics', async () => {
     expect(await (await gw.fetch('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await gw.fetch('/readyz');

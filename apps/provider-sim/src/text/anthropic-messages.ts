@@ -11,6 +11,12 @@ import {
 } from './anthropic-answer.js';
 import { checkHeaders } from './anthropic-headers.js';
 import { type ParsedMessages, parse } from './anthropic-request.js';
+import {
+  type ThinkingContent,
+  thinkingBlocks,
+  thinkingFrames,
+  thinkingTokens,
+} from './anthropic-thinking.js';
 import { answerWithToolUse } from './anthropic-tool-use.js';
 import { jsonGeneration, newId } from './common.js';
 import { type Generation, generate } from './generate.js';
@@ -33,13 +39,14 @@ export async function messages(ctx: Ctx): Promise<void> {
       p.images,
     ),
   );
+  const thinking = p.thinking ? thinkingBlocks(p.key) : [];
   const message: Message = {
     id: newId('msg_'),
     model: p.model,
-    content: [{ type: 'text', text: g.text }],
+    content: [...thinking, { type: 'text', text: g.text }],
     stopReason: stopReasonOf(g),
     stopSequence: g.stopSequence,
-    usage: usageOf(p.inputTokens, countTokens(g.text)),
+    usage: usageOf(p.inputTokens, countTokens(g.text) + thinkingTokens(thinking)),
   };
 
   if (!p.stream) {
@@ -47,7 +54,7 @@ export async function messages(ctx: Ctx): Promise<void> {
     sendJson(ctx, 200, messageBody(message));
     return;
   }
-  await sendStream(ctx, textFrames(message, g));
+  await sendStream(ctx, textFrames(message, g, thinking));
 }
 
 function stopReasonOf(g: Generation): string {
@@ -65,25 +72,26 @@ function asSystemAsks(p: ParsedMessages, g: Generation): Generation {
   return jsonGeneration(json);
 }
 
-/** The events of a text answer: one text block, a delta per token. */
-function textFrames(message: Message, g: Generation): Frame[] {
+/** The events of a text answer: the thinking blocks if any, then one text block, a delta per token. */
+function textFrames(message: Message, g: Generation, thinking: ThinkingContent[]): Frame[] {
+  const index = thinking.length;
   const frames: Frame[] = [
     messageStartFrame(message),
+    ...thinkingFrames(thinking),
     eventFrame('content_block_start', {
       type: 'content_block_start',
-      index: 0,
+      index,
       content_block: { type: 'text', text: '' },
     }),
     eventFrame('ping', { type: 'ping' }),
   ];
   // Rendered by hand: this runs once per token on the benchmarks' hot path.
-  const deltaHead =
-    'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":';
+  const deltaHead = `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":`;
   for (const piece of g.pieces) {
     frames.push({ text: `${deltaHead}${JSON.stringify(piece)}}}\n\n`, token: true });
   }
   frames.push(
-    eventFrame('content_block_stop', { type: 'content_block_stop', index: 0 }),
+    eventFrame('content_block_stop', { type: 'content_block_stop', index }),
     ...messageEndFrames(message),
   );
   return frames;

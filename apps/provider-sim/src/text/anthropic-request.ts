@@ -2,6 +2,7 @@
 // read into what the answer needs.
 import { badRequest, HttpError, isRecord } from '../errors.js';
 import { readConversation } from './anthropic-conversation.js';
+import { wantsThinking } from './anthropic-thinking.js';
 import { readTools } from './anthropic-tools.js';
 import { textOf } from './common.js';
 import { countTokens } from './tokens.js';
@@ -22,9 +23,14 @@ export interface ParsedMessages {
   images: number;
   /** The system prompt's text. */
   system: string;
+  /** The request asks for extended thinking (`enabled` or `adaptive`). */
+  thinking: boolean;
 }
 
-/** The fields the real API takes; any other is "Extra inputs are not permitted". */
+/**
+ * The fields the real API takes; any other is "Extra inputs are not permitted" (checked against
+ * @anthropic-ai/sdk 1.14.0 MessageCreateParams, plus the beta fields Claude Code sends).
+ */
 const MESSAGES_FIELDS = new Set([
   'model',
   'max_tokens',
@@ -43,6 +49,10 @@ const MESSAGES_FIELDS = new Set([
   'container',
   'mcp_servers',
   'context_management',
+  'output_config',
+  'cache_control',
+  'speed',
+  'inference_geo',
 ]);
 
 export function parse(raw: unknown): ParsedMessages {
@@ -72,6 +82,7 @@ export function parse(raw: unknown): ParsedMessages {
     endsWithToolResult: conversation.endsWithToolResult,
     images: conversation.images,
     system: body.system === undefined ? '' : textOf(body.system),
+    thinking: wantsThinking(body.thinking),
   };
 }
 

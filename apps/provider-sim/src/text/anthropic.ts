@@ -4,6 +4,7 @@
 // This module is the provider (its error shapes) and its routes; each endpoint has its own module.
 import type { Ctx, ErrorSpec, Provider } from '../context.js';
 import type { RouteDef } from '../router.js';
+import { countMessageTokens } from './anthropic-count-tokens.js';
 import { messages } from './anthropic-messages.js';
 import { getModel, listModels } from './anthropic-models.js';
 
@@ -45,6 +46,7 @@ export const anthropicProvider: Provider = {
 
 export const anthropicRoutes: RouteDef[] = [
   { method: 'POST', path: '/v1/messages', handler: messages },
+  { method: 'POST', path: '/v1/messages/count_tokens', handler: countMessageTokens },
   { method: 'GET', path: '/v1/models', handler: listModels },
   {
     method: 'GET',

@@ -216,12 +216,14 @@ export type VideoModelCapabilities = {
 /**
  * A text content block: an element of a chat message's or a messages
  * message's `content`, and of a `Message`'s `content`. Other keys in a
- * request block (e.g. `cache_control`) are ignored.
+ * request block (e.g. `cache_control`, `citations`) are passed to
+ * upstreams of the client's format as sent and left out in translation.
  *
  */
 export type TextBlock = {
     type: 'text';
     text: string;
+    [key: string]: unknown;
 };
 
 /**
@@ -435,6 +437,18 @@ export type CreateChatCompletionRequest = {
      */
     user?: string;
     response_format?: ChatResponseFormat;
+    /**
+     * How hard a reasoning model thinks (`none`, `minimal`, `low`,
+     * `medium`, `high`, `xhigh`), passed to OpenAI-compatible upstreams as
+     * sent. On an Anthropic model it becomes `thinking` with a budget
+     * (docs/formats.md): `minimal`/`low` 1,024 tokens, `medium` 4,096,
+     * `high` 16,384, `xhigh` 32,768, at most `max_tokens` − 1 (thinking
+     * counts toward it, as reasoning tokens do on OpenAI). Where thinking
+     * cannot be on (a budget under 1,024, a forced tool) it is dropped and
+     * listed in `x-modelgate-dropped-params`.
+     *
+     */
+    reasoning_effort?: string | null;
     [key: string]: unknown;
 };
 
@@ -867,7 +881,84 @@ export type CreateMessageRequest = {
      */
     tools?: Array<MessagesTool>;
     tool_choice?: MessagesToolChoice;
+    thinking?: ThinkingConfig;
+    output_config?: OutputConfig;
     [key: string]: unknown;
+};
+
+/**
+ * Extended thinking: `enabled` with a `budget_tokens`, `adaptive` (the
+ * model decides), or `disabled`. Passed to messages-format upstreams as
+ * sent. On an OpenAI-compatible model it becomes `reasoning_effort`
+ * (docs/formats.md): a budget under 4,096 tokens is `low`, under
+ * 16,384 `medium`, else `high`; `adaptive` takes `output_config.effort`
+ * and otherwise leaves the upstream's default. Another `type` is
+ * dropped and listed in `x-modelgate-dropped-params`.
+ *
+ */
+export type ThinkingConfig = {
+    /**
+     * `enabled`, `adaptive` or `disabled`.
+     */
+    type: string;
+    /**
+     * With `enabled`, the most tokens the model may think for.
+     */
+    budget_tokens?: number;
+    [key: string]: unknown;
+};
+
+/**
+ * Output settings. `effort` (`low`, `medium`, `high`, `xhigh`, `max`)
+ * becomes `reasoning_effort` on an OpenAI-compatible model (`max`
+ * becomes `xhigh`); other keys are passed to messages-format
+ * upstreams and dropped (listed) for the others.
+ *
+ */
+export type OutputConfig = {
+    /**
+     * How much effort the model spends.
+     */
+    effort?: string | null;
+    [key: string]: unknown;
+};
+
+/**
+ * A messages request without the fields that only shape the answer
+ * (`max_tokens`, `stream`, sampling): what is counted is the input.
+ * Other fields (`thinking`, `mcp_servers`, …) are passed to
+ * messages-format upstreams as sent and ignored by the estimate.
+ *
+ */
+export type CountMessageTokensRequest = {
+    /**
+     * A text model id from `GET /v1/models`.
+     */
+    model: string;
+    /**
+     * The conversation to count, as on `POST /v1/messages`.
+     */
+    messages: Array<MessageParam>;
+    /**
+     * System prompt, as on `POST /v1/messages`.
+     */
+    system?: string | Array<TextBlock>;
+    /**
+     * Tool definitions, counted as input.
+     */
+    tools?: Array<MessagesTool>;
+    tool_choice?: MessagesToolChoice;
+    [key: string]: unknown;
+};
+
+/**
+ * The input tokens of a messages request.
+ */
+export type MessageTokensCount = {
+    /**
+     * Input tokens, system prompt and tool definitions included.
+     */
+    input_tokens: number;
 };
 
 /**
@@ -916,7 +1007,8 @@ export type MessagesToolChoice = {
 /**
  * A tool call by the assistant: in a `Message`'s `content`, and sent
  * back in an assistant turn of the conversation. Other keys in a
- * request block are ignored.
+ * request block (e.g. `cache_control`) are passed to messages-format
+ * upstreams as sent and left out in translation.
  *
  */
 export type ToolUseBlock = {
@@ -932,13 +1024,15 @@ export type ToolUseBlock = {
     input: {
         [key: string]: unknown;
     };
+    [key: string]: unknown;
 };
 
 /**
  * The result of a tool call, in a user turn. `content` is text or a
  * list of blocks (`text`, `image`, and the vendor's newer kinds such as
- * `tool_reference`); `is_error` says the tool failed. Other keys are
- * ignored.
+ * `tool_reference`); `is_error` says the tool failed. Other keys (e.g.
+ * `cache_control`) are passed to messages-format upstreams as sent and
+ * left out in translation.
  *
  */
 export type ToolResultBlock = {
@@ -946,6 +1040,7 @@ export type ToolResultBlock = {
     tool_use_id: string;
     content?: string | Array<ToolResultContentBlock>;
     is_error?: boolean;
+    [key: string]: unknown;
 };
 
 /**
@@ -969,12 +1064,14 @@ export type ToolResultContentBlock = {
  * (sent by current agents, e.g. Claude Code, beside the top-level
  * `system`) is passed as sent to upstreams of the messages format and
  * becomes a system message for OpenAI-compatible models. Other keys
- * are ignored.
+ * are passed to messages-format upstreams as sent and left out in
+ * translation.
  *
  */
 export type MessageParam = {
     role: 'user' | 'assistant' | 'system';
     content: string | Array<RequestContentBlock>;
+    [key: string]: unknown;
 };
 
 /**
@@ -1023,7 +1120,8 @@ export type RedactedThinkingBlock = {
  * An image in a user turn: by URL (the URL of a file uploaded with
  * `POST /v1/files` works too) or as base64 data. Translated to an
  * `image_url` part (a `data:` URL for base64) for OpenAI-compatible
- * models. Other keys are ignored.
+ * models. Other keys (e.g. `cache_control`) are passed to messages-format
+ * upstreams as sent and left out in translation.
  *
  */
 export type ImageBlock = {
@@ -1033,6 +1131,7 @@ export type ImageBlock = {
     } & ImageUrlSource) | ({
         type: 'base64';
     } & ImageBase64Source);
+    [key: string]: unknown;
 };
 
 /**
@@ -2797,6 +2896,23 @@ export type VendorVersion = string;
  */
 export type AnthropicVersion = string;
 
+/**
+ * The vendor's beta flags, comma-separated (e.g.
+ * `interleaved-thinking-2025-05-14,context-management-2025-06-27`).
+ * Forwarded to messages-format (Anthropic) upstreams, merged with the
+ * betas configured for the provider (deduplicated, configured ones
+ * first, order kept); not sent to other upstreams.
+ *
+ */
+export type AnthropicBeta = string;
+
+/**
+ * Sent by the vendor SDK's beta client (`?beta=true`). Accepted; the
+ * betas themselves travel in `anthropic-beta`.
+ *
+ */
+export type MessagesBetaQuery = string;
+
 export type ListModelsData = {
     body?: never;
     path?: never;
@@ -3019,9 +3135,25 @@ export type CreateMessageData = {
          *
          */
         'anthropic-version'?: string;
+        /**
+         * The vendor's beta flags, comma-separated (e.g.
+         * `interleaved-thinking-2025-05-14,context-management-2025-06-27`).
+         * Forwarded to messages-format (Anthropic) upstreams, merged with the
+         * betas configured for the provider (deduplicated, configured ones
+         * first, order kept); not sent to other upstreams.
+         *
+         */
+        'anthropic-beta'?: string;
     };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Sent by the vendor SDK's beta client (`?beta=true`). Accepted; the
+         * betas themselves travel in `anthropic-beta`.
+         *
+         */
+        beta?: string;
+    };
     url: '/v1/messages';
 };
 
@@ -3114,6 +3246,105 @@ export type CreateMessageResponses = {
 };
 
 export type CreateMessageResponse = CreateMessageResponses[keyof CreateMessageResponses];
+
+export type CountMessageTokensData = {
+    body: CountMessageTokensRequest;
+    headers?: {
+        /**
+         * Version of the messages format, a date (YYYY-MM-DD). Supported:
+         * `2023-06-01`, the default when neither this nor `anthropic-version`
+         * is sent. A later date selects the newest supported version not after
+         * it; an earlier date or a malformed value is a 400. When both headers
+         * are sent, `vendor-version` wins. An empty (or all-blank) value counts
+         * as absent.
+         *
+         */
+        'vendor-version'?: string;
+        /**
+         * Alias of `vendor-version`, under the name the vendor's own SDK
+         * sends, so that SDK works unchanged against this gateway.
+         *
+         */
+        'anthropic-version'?: string;
+        /**
+         * The vendor's beta flags, comma-separated (e.g.
+         * `interleaved-thinking-2025-05-14,context-management-2025-06-27`).
+         * Forwarded to messages-format (Anthropic) upstreams, merged with the
+         * betas configured for the provider (deduplicated, configured ones
+         * first, order kept); not sent to other upstreams.
+         *
+         */
+        'anthropic-beta'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Sent by the vendor SDK's beta client (`?beta=true`). Accepted; the
+         * betas themselves travel in `anthropic-beta`.
+         *
+         */
+        beta?: string;
+    };
+    url: '/v1/messages/count_tokens';
+};
+
+export type CountMessageTokensErrors = {
+    /**
+     * The request is invalid (vendor error shape).
+     */
+    400: MessagesErrorResponse;
+    /**
+     * Missing, unknown or expired API key (vendor error shape).
+     */
+    401: MessagesErrorResponse;
+    /**
+     * The key may not use this model (vendor error shape).
+     */
+    403: MessagesErrorResponse;
+    /**
+     * The model is not served by this gateway (vendor error shape).
+     */
+    404: MessagesErrorResponse;
+    /**
+     * The JSON body is over 1 MiB (vendor error shape).
+     */
+    413: MessagesErrorResponse;
+    /**
+     * The body is not `application/json` (vendor error shape).
+     */
+    415: MessagesErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded (vendor error shape). Retry after `Retry-After` seconds.
+     */
+    429: MessagesErrorResponse;
+    /**
+     * An unexpected error in the gateway (vendor error shape).
+     */
+    500: MessagesErrorResponse;
+    /**
+     * Every eligible upstream deployment failed (vendor error shape).
+     */
+    502: MessagesErrorResponse;
+    /**
+     * No deployment is available right now, or the gateway is shutting down (vendor error shape).
+     */
+    503: MessagesErrorResponse;
+    /**
+     * The upstream provider did not answer in time (vendor error shape).
+     */
+    504: MessagesErrorResponse;
+};
+
+export type CountMessageTokensError = CountMessageTokensErrors[keyof CountMessageTokensErrors];
+
+export type CountMessageTokensResponses = {
+    /**
+     * The count, and where it came from.
+     */
+    200: MessageTokensCount;
+};
+
+export type CountMessageTokensResponse = CountMessageTokensResponses[keyof CountMessageTokensResponses];
 
 export type CreateResponseData = {
     body: CreateResponseRequest;

@@ -22,10 +22,11 @@ export const zEmbeddingModelCapabilities = z.object({
 /**
  * A text content block: an element of a chat message's or a messages
  * message's `content`, and of a `Message`'s `content`. Other keys in a
- * request block (e.g. `cache_control`) are ignored.
+ * request block (e.g. `cache_control`, `citations`) are passed to
+ * upstreams of the client's format as sent and left out in translation.
  *
  */
-export const zTextBlock = z.object({
+export const zTextBlock = z.looseObject({
     type: z.literal('text'),
     text: z.string()
 });
@@ -347,7 +348,8 @@ export const zCreateChatCompletionRequest = z.looseObject({
     tool_choice: zChatToolChoice.optional(),
     parallel_tool_calls: z.boolean().optional(),
     user: z.string().max(256).optional(),
-    response_format: zChatResponseFormat.optional()
+    response_format: zChatResponseFormat.optional(),
+    reasoning_effort: z.string().nullish()
 });
 
 /**
@@ -466,6 +468,39 @@ export const zCompletion = z.object({
 });
 
 /**
+ * Extended thinking: `enabled` with a `budget_tokens`, `adaptive` (the
+ * model decides), or `disabled`. Passed to messages-format upstreams as
+ * sent. On an OpenAI-compatible model it becomes `reasoning_effort`
+ * (docs/formats.md): a budget under 4,096 tokens is `low`, under
+ * 16,384 `medium`, else `high`; `adaptive` takes `output_config.effort`
+ * and otherwise leaves the upstream's default. Another `type` is
+ * dropped and listed in `x-modelgate-dropped-params`.
+ *
+ */
+export const zThinkingConfig = z.looseObject({
+    type: z.string(),
+    budget_tokens: z.int().gte(0).optional()
+});
+
+/**
+ * Output settings. `effort` (`low`, `medium`, `high`, `xhigh`, `max`)
+ * becomes `reasoning_effort` on an OpenAI-compatible model (`max`
+ * becomes `xhigh`); other keys are passed to messages-format
+ * upstreams and dropped (listed) for the others.
+ *
+ */
+export const zOutputConfig = z.looseObject({
+    effort: z.string().nullish()
+});
+
+/**
+ * The input tokens of a messages request.
+ */
+export const zMessageTokensCount = z.object({
+    input_tokens: z.int().gte(0)
+});
+
+/**
  * A client tool the model may call. Other keys (`eager_input_streaming`,
  * …) are passed to upstreams of the messages format and dropped for
  * the others.
@@ -503,10 +538,11 @@ export const zMessagesToolChoice = z.union([
 /**
  * A tool call by the assistant: in a `Message`'s `content`, and sent
  * back in an assistant turn of the conversation. Other keys in a
- * request block are ignored.
+ * request block (e.g. `cache_control`) are passed to messages-format
+ * upstreams as sent and left out in translation.
  *
  */
-export const zToolUseBlock = z.object({
+export const zToolUseBlock = z.looseObject({
     type: z.literal('tool_use'),
     id: z.string().min(1),
     name: z.string().min(1),
@@ -530,11 +566,12 @@ export const zToolResultContentBlock = z.looseObject({
 /**
  * The result of a tool call, in a user turn. `content` is text or a
  * list of blocks (`text`, `image`, and the vendor's newer kinds such as
- * `tool_reference`); `is_error` says the tool failed. Other keys are
- * ignored.
+ * `tool_reference`); `is_error` says the tool failed. Other keys (e.g.
+ * `cache_control`) are passed to messages-format upstreams as sent and
+ * left out in translation.
  *
  */
-export const zToolResultBlock = z.object({
+export const zToolResultBlock = z.looseObject({
     type: z.literal('tool_result'),
     tool_use_id: z.string().min(1),
     content: z.union([
@@ -593,10 +630,11 @@ export const zImageBase64Source = z.object({
  * An image in a user turn: by URL (the URL of a file uploaded with
  * `POST /v1/files` works too) or as base64 data. Translated to an
  * `image_url` part (a `data:` URL for base64) for OpenAI-compatible
- * models. Other keys are ignored.
+ * models. Other keys (e.g. `cache_control`) are passed to messages-format
+ * upstreams as sent and left out in translation.
  *
  */
-export const zImageBlock = z.object({
+export const zImageBlock = z.looseObject({
     type: z.literal('image'),
     source: z.union([
         z.object({
@@ -638,10 +676,11 @@ export const zRequestContentBlock = z.union([
  * (sent by current agents, e.g. Claude Code, beside the top-level
  * `system`) is passed as sent to upstreams of the messages format and
  * becomes a system message for OpenAI-compatible models. Other keys
- * are ignored.
+ * are passed to messages-format upstreams as sent and left out in
+ * translation.
  *
  */
-export const zMessageParam = z.object({
+export const zMessageParam = z.looseObject({
     role: z.enum([
         'user',
         'assistant',
@@ -680,6 +719,26 @@ export const zCreateMessageRequest = z.looseObject({
         user_id: z.string().max(256).nullish()
     }).optional(),
     tools: z.array(zMessagesTool).min(1).max(128).optional(),
+    tool_choice: zMessagesToolChoice.optional(),
+    thinking: zThinkingConfig.optional(),
+    output_config: zOutputConfig.optional()
+});
+
+/**
+ * A messages request without the fields that only shape the answer
+ * (`max_tokens`, `stream`, sampling): what is counted is the input.
+ * Other fields (`thinking`, `mcp_servers`, …) are passed to
+ * messages-format upstreams as sent and ignored by the estimate.
+ *
+ */
+export const zCountMessageTokensRequest = z.looseObject({
+    model: z.string().min(1),
+    messages: z.array(zMessageParam).min(1),
+    system: z.union([
+        z.string(),
+        z.array(zTextBlock)
+    ]).optional(),
+    tools: z.array(zMessagesTool).max(128).optional(),
     tool_choice: zMessagesToolChoice.optional()
 });
 
@@ -2237,6 +2296,23 @@ export const zVendorVersion = z.string().regex(/^\s*(\d{4}-\d{2}-\d{2})?\s*$/).d
 export const zAnthropicVersion = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /**
+ * The vendor's beta flags, comma-separated (e.g.
+ * `interleaved-thinking-2025-05-14,context-management-2025-06-27`).
+ * Forwarded to messages-format (Anthropic) upstreams, merged with the
+ * betas configured for the provider (deduplicated, configured ones
+ * first, order kept); not sent to other upstreams.
+ *
+ */
+export const zAnthropicBeta = z.string();
+
+/**
+ * Sent by the vendor SDK's beta client (`?beta=true`). Accepted; the
+ * betas themselves travel in `anthropic-beta`.
+ *
+ */
+export const zMessagesBetaQuery = z.string();
+
+/**
  * The models.
  */
 export const zListModelsResponse = zModelList;
@@ -2287,7 +2363,12 @@ export const zCreateMessageBody = zCreateMessageRequest;
 
 export const zCreateMessageHeaders = z.object({
     'vendor-version': z.string().regex(/^\s*(\d{4}-\d{2}-\d{2})?\s*$/).optional().default('2023-06-01'),
-    'anthropic-version': z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional()
+    'anthropic-version': z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    'anthropic-beta': z.string().optional()
+});
+
+export const zCreateMessageQuery = z.object({
+    beta: z.string().optional()
 });
 
 /**
@@ -2322,6 +2403,23 @@ export const zCreateMessageHeaders = z.object({
  *
  */
 export const zCreateMessageResponse = zMessage;
+
+export const zCountMessageTokensBody = zCountMessageTokensRequest;
+
+export const zCountMessageTokensHeaders = z.object({
+    'vendor-version': z.string().regex(/^\s*(\d{4}-\d{2}-\d{2})?\s*$/).optional().default('2023-06-01'),
+    'anthropic-version': z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    'anthropic-beta': z.string().optional()
+});
+
+export const zCountMessageTokensQuery = z.object({
+    beta: z.string().optional()
+});
+
+/**
+ * The count, and where it came from.
+ */
+export const zCountMessageTokensResponse = zMessageTokensCount;
 
 export const zCreateResponseBody = zCreateResponseRequest;
 

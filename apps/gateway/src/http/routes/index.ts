@@ -1,7 +1,7 @@
 /**
  * Route groups mounted by createApp, in order. A feature's routes are ONE import and ONE entry:
  *   registerModelRoutes (./models.js), registerImageRoutes (images), registerFileRoutes (files),
- *   registerVideoRoutes (video), registerCallbackRoutes (callbacks), registerKeyRoutes +
+ *   registerVideoRoutes (video), registerMessageRoutes (the messages token count), registerCallbackRoutes (callbacks), registerKeyRoutes +
  *   registerUsageRoutes (operators).
  * The text generation routes are not here: the text edge serves them (http/text-edge/).
  * A group is `(app, services) => void` and registers absolute paths (`app.post('/v1/…', …)`).
@@ -16,6 +16,7 @@ import { registerEmbeddingRoutes } from './embeddings.js';
 import { registerFileRoutes } from './files.js';
 import { registerImageRoutes } from './images.js';
 import { registerKeyRoutes } from './keys.js';
+import { registerMessageRoutes } from './messages.js';
 import { registerModelRoutes } from './models.js';
 import { registerResponseRoutes } from './responses.js';
 import { registerUsageRoutes } from './usage.js';
@@ -26,6 +27,7 @@ export type RouteGroup = (app: Hono<AppEnv>, services: Services) => void;
 export const routeGroups: RouteGroup[] = [
   registerAccountRoutes,
   registerModelRoutes,
+  registerMessageRoutes,
   registerImageRoutes,
   registerEmbeddingRoutes,
   registerResponseRoutes,

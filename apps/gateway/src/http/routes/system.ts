@@ -13,6 +13,11 @@ import { registerConsoleRoutes } from './console.js';
 import { registerDocsRoutes } from './docs.js';
 
 export function registerSystemRoutes(app: Hono<AppEnv>, services: Services): void {
+  // Agents probe the base URL before their first call (Claude Code sends HEAD /, which Hono
+  // answers from this GET without the body): a 200 naming the service and where its API is.
+  app.get('/', (c) =>
+    c.json({ service: 'modelgate', status: 'ok', docs: '/docs', openapi: '/openapi.yaml' }),
+  );
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
   app.get('/readyz', async (c) => {

@@ -109,7 +109,10 @@ export class TextExchange {
     const routeHeaders = route.readHeaders(this.header);
     const body = await readBodyWithin(this.req, ctx.maxJsonBytes);
     this.bodyRead = true;
-    const request = route.toRequest(parseJsonBody(body.toString(), this.header('content-type')));
+    const request = route.toRequest(
+      parseJsonBody(body.toString(), this.header('content-type')),
+      this.header,
+    );
     const textCtx = {
       key,
       requestId: this.requestId,

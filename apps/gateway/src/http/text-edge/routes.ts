@@ -11,6 +11,7 @@ import {
   zCreateResponseRequest,
 } from '@modelgate/core/zod';
 import { badRequest } from '../../errors/api-error.js';
+import { ANTHROPIC_BETA, betaFlags } from '../../providers/text/betas.js';
 import type { TextRequest } from '../../text/service.js';
 import { chatBodyFastPath, messagesBodyFastPath } from '../body-fast-paths.js';
 import type { RouteEntry } from '../route-table.js';
@@ -89,6 +90,22 @@ function anthropicVersion(header: HeaderReader): string | undefined {
   return value;
 }
 
+/**
+ * The version headers of a messages-format request, checked, as the answer's `vendor-version`.
+ * `vendor-version` wins over its alias when both are sent (spec: VendorVersion).
+ *
+ * @example
+ * readMessagesHeaders((name) => (name === 'anthropic-version' ? '2023-06-01' : undefined));
+ * // { 'vendor-version': '2023-06-01' }
+ */
+export function readMessagesHeaders(header: HeaderReader): Record<string, string> {
+  return {
+    'vendor-version': resolveMessagesVersion(
+      nonBlank(header, 'vendor-version') ?? anthropicVersion(header),
+    ),
+  };
+}
+
 export interface TextRoute {
   path: string;
   /**
@@ -96,11 +113,28 @@ export interface TextRoute {
    * adds (400 for a bad one).
    */
   readHeaders(header: HeaderReader): Record<string, string>;
-  /** The typed request from the parsed JSON body (400 where the spec's schema refuses it). */
-  toRequest(body: unknown): EdgeRequest;
+  /**
+   * The typed request from the parsed JSON body (400 where the spec's schema refuses it) and the
+   * request headers it carries on.
+   */
+  toRequest(body: unknown, header: HeaderReader): EdgeRequest;
 }
 
 const NO_HEADERS: Record<string, string> = {};
+
+/**
+ * The client's `anthropic-beta` flags (all its values when sent more than once); undefined when
+ * there are none, so the common request carries nothing extra.
+ *
+ * @example
+ * clientBetas((name) => (name === 'anthropic-beta' ? 'a, b,a' : undefined)); // ['a', 'b']
+ */
+export function clientBetas(header: HeaderReader): readonly string[] | undefined {
+  const value = header(ANTHROPIC_BETA);
+  if (value === undefined) return undefined;
+  const flags = betaFlags(value);
+  return flags.length > 0 ? flags : undefined;
+}
 
 export const TEXT_ROUTES: readonly TextRoute[] = [
   {
@@ -121,15 +155,11 @@ export const TEXT_ROUTES: readonly TextRoute[] = [
   },
   {
     path: '/v1/messages',
-    // vendor-version wins over its alias when both are sent (spec: VendorVersion).
-    readHeaders: (header) => ({
-      'vendor-version': resolveMessagesVersion(
-        nonBlank(header, 'vendor-version') ?? anthropicVersion(header),
-      ),
-    }),
-    toRequest: (raw) => ({
+    readHeaders: readMessagesHeaders,
+    toRequest: (raw, header) => ({
       format: 'messages',
       body: messagesBodyFastPath(raw) ?? validateBody(zCreateMessageRequest, raw),
+      betas: clientBetas(header),
     }),
   },
   {

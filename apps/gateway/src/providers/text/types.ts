@@ -5,8 +5,11 @@
 
 import type { UpstreamBody } from './body.js';
 
-/** Upstream operations: chat completions and legacy completions (OpenAI), messages (Anthropic). */
-export type TextOperation = 'chat' | 'completions' | 'messages' | 'responses';
+/**
+ * Upstream operations: chat completions and legacy completions (OpenAI), responses (OpenAI's own
+ * Responses API), messages and their token count (Anthropic).
+ */
+export type TextOperation = 'chat' | 'completions' | 'messages' | 'count_tokens' | 'responses';
 
 export type ProviderKind = 'openai' | 'anthropic';
 
@@ -30,6 +33,11 @@ export interface UpstreamRequest {
   operation: TextOperation;
   /** The upstream-format JSON body (already translated). */
   body: unknown;
+  /**
+   * The client's vendor beta flags (`anthropic-beta`), for an upstream of the client's own format;
+   * adapters whose vendor has none ignore them.
+   */
+  betas?: readonly string[];
   /** Aborts the upstream request (client disconnect, gateway shutdown). */
   signal?: AbortSignal;
 }
