@@ -51,7 +51,7 @@ const PGLITE_SETTINGS = ['shared_buffers=16MB', 'maintenance_work_mem=16MB'];
  * Open a database.
  *
  * @example
- * const { db, kind, close } = await createDatabase({ databaseUrl: process.env.DATABASE_URL });
+ * const { db, kind, close } = await createDatabase({ databaseUrl: config.databaseUrl ?? undefined });
  * await db.selectFrom('api_keys').select('id').execute();
  * await close();
  */

@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Writable } from 'node:stream';
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
-import type { StreamSink } from '../text/stream-sink.js';
+import type { StreamSink } from '../translate/stream-sink.js';
 
 /**
  * `rawBody` is the adapter's own hook: a Buffer there is used as the body by every read

@@ -50,6 +50,10 @@ const SIMULATOR_API_KEY = 'sk-modelgate-demo';
 export interface CatalogOptions {
   /** The YAML's providers/models sections (parsed by parseTextModelConfig). */
   sections?: TextModelSections;
+  /**
+   * The environment the config was loaded from (`config.env`): the keys that `api_key_env` names
+   * and the provider keys are looked up there, never in `process.env`, so config is read once.
+   */
   env?: Record<string, string | undefined>;
   /**
    * Provider credentials already resolved from env (BASE's `config.providers`; in demo mode they
@@ -77,12 +81,12 @@ function deploymentId(provider: string, model: string): string {
  * A pass-through catalogue lists nothing until `start()` has asked the providers.
  *
  * @example
- * const catalog = createTextModelCatalog({ env: process.env, log });
+ * const catalog = createTextModelCatalog({ env: config.env, log });
  * await catalog.start();
  * catalog.resolve('gpt-4o-mini')?.deployments[0]?.upstreamModel; // 'gpt-4o-mini' (if OpenAI lists it)
  */
 export function createTextModelCatalog(options: CatalogOptions = {}): TextModelCatalog {
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   const reserved = options.reservedModelIds ?? new Set<string>();
   const sections = options.sections ?? {};
   const demo = options.demo === true;

@@ -3,7 +3,7 @@
  * whole JSON body or a writer that streams the body into a {@link StreamSink}. The status is 200:
  * every refusal is a thrown ApiError. The text edge writes it (http/text-edge/).
  */
-import type { StreamWriter } from './stream-sink.js';
+import type { StreamWriter } from '../translate/stream-sink.js';
 
 export type TextAnswer =
   | { kind: 'json'; headers: Record<string, string>; body: Uint8Array }

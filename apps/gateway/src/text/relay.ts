@@ -12,13 +12,13 @@ import type { StandardMetrics } from '../observability/metrics.js';
 import { classifyNetworkError } from '../providers/text/http.js';
 import type { Router } from '../routing/router.js';
 import type { SseEvent } from '../translate/sse.js';
+import type { StreamSink } from '../translate/stream-sink.js';
 import type { TextAnswer } from './answer.js';
 import type { Charge } from './charge.js';
 import { OVERHEAD_HEADER, type OverheadClock } from './overhead.js';
 import type { StreamPipe } from './plan.js';
 import type { TextRequest } from './request.js';
 import { droppedHeader } from './respond.js';
-import type { StreamSink } from './stream-sink.js';
 import { countInputTokens, countTokens } from './tokens.js';
 import { countUpstreamError, type UpstreamStream } from './upstream.js';
 

@@ -4,10 +4,10 @@
  */
 import type { CreateResponseRequest } from '@modelgate/core';
 import { describe, expect, it } from 'vitest';
-import type { StreamSink } from '../../src/text/stream-sink.js';
 import { toChat } from '../../src/translate/responses/request.js';
 import { responseShell, toolNaming } from '../../src/translate/responses/response.js';
 import { ResponsesStreamSink } from '../../src/translate/responses/stream.js';
+import type { StreamSink } from '../../src/translate/stream-sink.js';
 
 function memorySink(): StreamSink & { text: string; ended: boolean } {
   return {

@@ -31,7 +31,7 @@ export interface AnthropicProviderOptions {
 /**
  * @example
  * const anthropic = new AnthropicProvider({ name: 'anthropic', baseUrl: 'https://api.anthropic.com',
- *   apiKey: process.env.ANTHROPIC_API_KEY!, timeouts: DEFAULT_TIMEOUTS });
+ *   apiKey: config.providers.anthropic.apiKey ?? '', timeouts: DEFAULT_TIMEOUTS });
  * await anthropic.send({ operation: 'messages', body: { model: 'claude-sonnet-4-5', max_tokens: 64, messages } });
  */
 export class AnthropicProvider implements TextProvider {

@@ -32,7 +32,7 @@ const PATHS: Partial<Record<TextOperation, string>> = {
 /**
  * @example
  * const openai = new OpenAiProvider({ name: 'openai', baseUrl: 'https://api.openai.com/v1',
- *   apiKey: process.env.OPENAI_API_KEY!, timeouts: DEFAULT_TIMEOUTS });
+ *   apiKey: config.providers.openai.apiKey ?? '', timeouts: DEFAULT_TIMEOUTS });
  * const res = await openai.send({ operation: 'chat', body: { model: 'gpt-4o-mini', messages } });
  */
 export class OpenAiProvider implements TextProvider {

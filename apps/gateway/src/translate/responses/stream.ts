@@ -5,7 +5,7 @@
  * stream that ends without `[DONE]`, ends the client's stream with one `response.failed`.
  */
 import type { Response as ModelResponse, ResponseOutputItem, ResponseUsage } from '@modelgate/core';
-import type { StreamSink } from '../../text/stream-sink.js';
+import type { StreamSink } from '../stream-sink.js';
 import type { OpenAiToolCallDelta } from '../wire.js';
 import {
   type ChatUsageLike,

@@ -2,7 +2,8 @@
  * Streamed answers: the text service answers a stream with a {@link StreamWriter}, which fills the
  * body once the edge has the head ready. The writer talks to a {@link StreamSink}, never to a
  * framework or Node object, so the text relay has no adapter knowledge; the one implementation
- * over Node's response lives in the web layer (`http/node-adapter.ts`).
+ * over Node's response lives in the web layer (`http/node-adapter.ts`). It sits with the
+ * translators, below the text service, because a translator wraps a sink (the Responses stream).
  */
 
 /** Where a streamed answer goes, as the relay needs it. */
