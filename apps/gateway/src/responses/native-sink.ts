@@ -5,7 +5,7 @@
  * before the client hears it is done. Every other event passes byte for byte.
  */
 import type { Response as ModelResponse } from '@modelgate/core';
-import type { StreamSink } from '../text/stream-sink.js';
+import type { StreamSink } from '../translate/stream-sink.js';
 
 /** The events that carry the whole response object. */
 const WITH_RESPONSE =
