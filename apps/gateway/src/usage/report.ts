@@ -63,6 +63,9 @@ interface AggregateRow {
   kind: string | null;
   requests: number | string;
   input_tokens: number | string;
+  cache_read_tokens: number | string;
+  cache_write_5m_tokens: number | string;
+  cache_write_1h_tokens: number | string;
   output_tokens: number | string;
   seconds: number | string;
   units: number | string;
@@ -117,6 +120,9 @@ function aggregate(db: Kysely<DB>, query: UsageQuery, range: Range): Promise<Agg
            ${grouped('key_id')} as key_id, ${grouped('model')} as model, ${grouped('kind')} as kind,
            count(*) as requests,
            coalesce(sum(input_tokens), 0) as input_tokens,
+           coalesce(sum(cache_read_tokens), 0) as cache_read_tokens,
+           coalesce(sum(cache_write_5m_tokens), 0) as cache_write_5m_tokens,
+           coalesce(sum(cache_write_1h_tokens), 0) as cache_write_1h_tokens,
            coalesce(sum(output_tokens), 0) as output_tokens,
            coalesce(sum(seconds), 0) as seconds,
            coalesce(sum(units), 0) as units
@@ -144,6 +150,9 @@ function toResult(row: AggregateRow): UsageResult {
     kind: usageKind(row.kind),
     requests: Number(row.requests),
     input_tokens: Number(row.input_tokens),
+    cache_read_tokens: Number(row.cache_read_tokens),
+    cache_write_5m_tokens: Number(row.cache_write_5m_tokens),
+    cache_write_1h_tokens: Number(row.cache_write_1h_tokens),
     output_tokens: Number(row.output_tokens),
     video_seconds: Number(row.seconds),
     units,
@@ -160,6 +169,9 @@ function sumOf(results: UsageResult[]): UsageResult {
     kind: null,
     requests: 0,
     input_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_5m_tokens: 0,
+    cache_write_1h_tokens: 0,
     output_tokens: 0,
     video_seconds: 0,
     units: 0,
@@ -168,6 +180,9 @@ function sumOf(results: UsageResult[]): UsageResult {
   for (const r of results) {
     totals.requests += r.requests;
     totals.input_tokens += r.input_tokens;
+    totals.cache_read_tokens += r.cache_read_tokens;
+    totals.cache_write_5m_tokens += r.cache_write_5m_tokens;
+    totals.cache_write_1h_tokens += r.cache_write_1h_tokens;
     totals.output_tokens += r.output_tokens;
     totals.video_seconds += r.video_seconds;
     totals.units += r.units;

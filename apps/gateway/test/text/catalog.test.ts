@@ -99,7 +99,14 @@ describe('catalogue modes', () => {
     });
     expect(catalog.mode).toBe('config');
     const fast = catalog.resolve('fast')!;
-    expect(fast.price).toEqual({ inputPerMillion: 0.5, outputPerMillion: 2 });
+    // Its first deployment is an OpenAI-format model OpenAI publishes no cached price for: no discount.
+    expect(fast.price).toEqual({
+      inputPerMillion: 0.5,
+      outputPerMillion: 2,
+      cachedInputPerMillion: 0.5,
+      cacheWrite5mPerMillion: 0.5,
+      cacheWrite1hPerMillion: 0.5,
+    });
     expect(fast.maxOutputTokens).toBe(512);
     expect(fast.deployments.map((d) => [d.provider.kind, d.upstreamModel, d.weight])).toEqual([
       ['openai', 'llama', 3],
