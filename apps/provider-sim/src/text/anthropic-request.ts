@@ -4,6 +4,7 @@ import { badRequest, HttpError, isRecord } from '../errors.js';
 import { readConversation } from './anthropic-conversation.js';
 import { readTools } from './anthropic-tools.js';
 import { textOf } from './common.js';
+import { type AnthropicCacheUsage, uncached } from './prompt-cache.js';
 import { countTokens } from './tokens.js';
 import type { SimTool, SimToolChoice } from './tools.js';
 
@@ -14,6 +15,8 @@ export interface ParsedMessages {
   stopSequences: string[];
   key: string;
   inputTokens: number;
+  /** `inputTokens` split as the prompt cache reports it (nothing cached until the handler asks it). */
+  input: AnthropicCacheUsage;
   tools: SimTool[];
   toolChoice: SimToolChoice;
   /** The last user turn carries tool results: the model reads them and answers with text. */
@@ -67,6 +70,7 @@ export function parse(raw: unknown): ParsedMessages {
     stopSequences,
     key: conversation.key,
     inputTokens,
+    input: uncached(inputTokens),
     tools,
     toolChoice: choice,
     endsWithToolResult: conversation.endsWithToolResult,
