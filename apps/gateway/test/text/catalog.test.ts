@@ -163,6 +163,22 @@ describe('the example config file', () => {
     for (const model of sections.models!) {
       expect(catalog.resolve(model.id)!.deployments).toHaveLength(model.deployments.length);
     }
+    // Cache prices: derived from the provider's list, or as the config sets them.
+    expect(catalog.resolve('claude-sonnet-4-5')!.price).toEqual({
+      inputPerMillion: 3,
+      outputPerMillion: 15,
+      cachedInputPerMillion: 0.3,
+      cacheWrite5mPerMillion: 3.75,
+      cacheWrite1hPerMillion: 6,
+    });
+    expect(catalog.resolve('gpt-4o-mini')!.price.cachedInputPerMillion).toBe(0.075);
+    expect(catalog.resolve('fast')!.price).toEqual({
+      inputPerMillion: 0.5,
+      outputPerMillion: 2,
+      cachedInputPerMillion: 0.25,
+      cacheWrite5mPerMillion: 0.625,
+      cacheWrite1hPerMillion: 1,
+    });
     await catalog.close();
   });
 });

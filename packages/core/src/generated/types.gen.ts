@@ -267,6 +267,25 @@ export type TextBlock = {
 };
 
 /**
+ * A text block of a messages request (`system` and turns): a
+ * `TextBlock` that may carry Anthropic's prompt-caching breakpoint.
+ * `cache_control` is passed to Anthropic upstreams (the prefix up to
+ * it is cached, and cache reads and writes are billed at the model's
+ * cache prices) and dropped when the request is translated.
+ *
+ */
+export type MessagesTextBlock = {
+    type: 'text';
+    text: string;
+    /**
+     * Prompt-caching breakpoint, e.g. `{type: ephemeral, ttl: 1h}` (`ttl` `5m` by default).
+     */
+    cache_control?: {
+        [key: string]: unknown;
+    } | null;
+};
+
+/**
  * Up to 4 sequences where generation stops; the stop text is not included in the output.
  */
 export type StopSequences = string | Array<string>;
@@ -871,7 +890,7 @@ export type CreateMessageRequest = {
     /**
      * System prompt (there is no `system` role in `messages`).
      */
-    system?: string | Array<TextBlock>;
+    system?: string | Array<MessagesTextBlock>;
     /**
      * Sampling temperature, 0 to 1. Default 1.
      */
@@ -1024,7 +1043,7 @@ export type MessageParam = {
  */
 export type RequestContentBlock = ({
     type: 'text';
-} & TextBlock) | ({
+} & MessagesTextBlock) | ({
     type: 'image';
 } & ImageBlock) | ({
     type: 'tool_use';

@@ -56,6 +56,20 @@ export const zTextBlock = z.object({
 });
 
 /**
+ * A text block of a messages request (`system` and turns): a
+ * `TextBlock` that may carry Anthropic's prompt-caching breakpoint.
+ * `cache_control` is passed to Anthropic upstreams (the prefix up to
+ * it is cached, and cache reads and writes are billed at the model's
+ * cache prices) and dropped when the request is translated.
+ *
+ */
+export const zMessagesTextBlock = z.object({
+    type: z.literal('text'),
+    text: z.string(),
+    cache_control: z.record(z.string(), z.unknown()).nullish()
+});
+
+/**
  * Up to 4 sequences where generation stops; the stop text is not included in the output.
  */
 export const zStopSequences = z.union([
@@ -639,7 +653,7 @@ export const zImageBlock = z.object({
 export const zRequestContentBlock = z.union([
     z.object({
         type: z.literal('text')
-    }).and(zTextBlock),
+    }).and(zMessagesTextBlock),
     z.object({
         type: z.literal('image')
     }).and(zImageBlock),
@@ -694,7 +708,7 @@ export const zCreateMessageRequest = z.looseObject({
     max_tokens: z.int().gte(1).lte(1000000),
     system: z.union([
         z.string(),
-        z.array(zTextBlock)
+        z.array(zMessagesTextBlock)
     ]).optional(),
     temperature: z.number().gte(0).lte(1).optional(),
     top_p: z.number().gte(0).lte(1).optional(),
