@@ -26,6 +26,9 @@ function groupCell(report: UsageReport, r: UsageResult, field: 'key_id' | 'model
 function add(into: UsageResult, result: UsageResult): void {
   into.requests += result.requests;
   into.input_tokens += result.input_tokens;
+  into.cache_read_tokens += result.cache_read_tokens;
+  into.cache_write_5m_tokens += result.cache_write_5m_tokens;
+  into.cache_write_1h_tokens += result.cache_write_1h_tokens;
   into.output_tokens += result.output_tokens;
   into.video_seconds += result.video_seconds;
   into.units += result.units;
@@ -47,6 +50,9 @@ export function seriesOf(report: UsageReport, by: GroupBy): Series[] {
             ...result,
             requests: 0,
             input_tokens: 0,
+            cache_read_tokens: 0,
+            cache_write_5m_tokens: 0,
+            cache_write_1h_tokens: 0,
             output_tokens: 0,
             video_seconds: 0,
             units: 0,

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultController } from './faults.js';
 import type { ResolvedOptions } from './options.js';
+import type { PromptCache } from './text/prompt-cache.js';
 import type { TaskStore } from './video/tasks.js';
 
 /** An error in the neutral form; each provider renders it in its own wire shape. */
@@ -33,6 +34,8 @@ export interface SimState {
   options: ResolvedOptions;
   faults: FaultController;
   tasks: TaskStore;
+  /** Prompt prefixes each text API has cached (reads and writes in the usage it reports). */
+  promptCache: PromptCache;
   /** Public base URL of the simulator, e.g. `http://127.0.0.1:9090` (set once listening). */
   baseUrl: string;
   /** Whether a provider key is accepted (non-empty, and equal to `requireKey` when set). */

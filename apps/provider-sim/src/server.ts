@@ -16,6 +16,7 @@ import { Stats } from './stats.js';
 import { anthropicProvider, anthropicRoutes } from './text/anthropic.js';
 import type { TextModelLists } from './text/models.js';
 import { openaiProvider, openaiRoutes } from './text/openai.js';
+import { PromptCache } from './text/prompt-cache.js';
 import { videoProviders } from './video/registry.js';
 import { TaskStore } from './video/tasks.js';
 
@@ -195,6 +196,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     options: resolved,
     faults,
     tasks: new TaskStore(),
+    promptCache: new PromptCache(),
     baseUrl: '',
     keyAccepted(key) {
       if (!key) return false;

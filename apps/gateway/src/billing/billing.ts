@@ -183,7 +183,12 @@ function countUsage(metrics: StandardMetrics | undefined, charged: number, meta:
   const kind = meta.kind ?? 'text';
   if (charged > 0) metrics.quotaUnitsCharged.inc({ kind }, charged);
   const model = meta.model ?? 'unknown';
-  if (meta.inputTokens) metrics.tokens.inc({ model, direction: 'in' }, meta.inputTokens);
+  const input =
+    (meta.inputTokens ?? 0) +
+    (meta.cacheReadTokens ?? 0) +
+    (meta.cacheWrite5mTokens ?? 0) +
+    (meta.cacheWrite1hTokens ?? 0);
+  if (input) metrics.tokens.inc({ model, direction: 'in' }, input);
   if (meta.outputTokens) metrics.tokens.inc({ model, direction: 'out' }, meta.outputTokens);
 }
 

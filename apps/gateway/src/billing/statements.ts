@@ -24,7 +24,11 @@ export type Executor = Kysely<DB> | Transaction<DB>;
 export interface UsageMeta {
   kind?: 'text' | 'image' | 'video' | (string & {});
   model?: string | null;
+  /** Input tokens at the input price (cache reads and writes apart, below). */
   inputTokens?: number | null;
+  cacheReadTokens?: number | null;
+  cacheWrite5mTokens?: number | null;
+  cacheWrite1hTokens?: number | null;
   outputTokens?: number | null;
   seconds?: number | null;
   requestId?: string | null;
@@ -49,10 +53,10 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** The usage row's values after `key_id`/`units`, typed so `VALUES` lists need no inference. */
 function usageValues(meta: UsageMeta, entryId: string | null, createdAt: number) {
-  return sql`${meta.kind ?? 'text'}::text, ${meta.model ?? null}::text, ${meta.inputTokens ?? null}::bigint, ${meta.outputTokens ?? null}::bigint, ${meta.seconds ?? null}::float8, ${meta.requestId ?? null}::text, ${meta.ref ?? null}::text, ${entryId}::text, ${createdAt}::bigint`;
+  return sql`${meta.kind ?? 'text'}::text, ${meta.model ?? null}::text, ${meta.inputTokens ?? null}::bigint, ${meta.outputTokens ?? null}::bigint, ${meta.seconds ?? null}::float8, ${meta.requestId ?? null}::text, ${meta.ref ?? null}::text, ${entryId}::text, ${createdAt}::bigint, ${meta.cacheReadTokens ?? null}::bigint, ${meta.cacheWrite5mTokens ?? null}::bigint, ${meta.cacheWrite1hTokens ?? null}::bigint`;
 }
 
-const USAGE_COLUMNS = sql`key_id, units, kind, model, input_tokens, output_tokens, seconds, request_id, ref, entry_id, created_at`;
+const USAGE_COLUMNS = sql`key_id, units, kind, model, input_tokens, output_tokens, seconds, request_id, ref, entry_id, created_at, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens`;
 
 /**
  * Many settlements as one `unnest` of column arrays. Why not a VALUES list: that is a dozen
@@ -67,9 +71,12 @@ function settleUnnest(items: readonly SettleItem[]) {
       ${column((i) => i.entryId ?? null)}::text[], ${column((i) => i.meta.kind ?? 'text')}::text[],
       ${column((i) => i.meta.model ?? null)}::text[], ${column((i) => i.meta.inputTokens ?? null)}::bigint[],
       ${column((i) => i.meta.outputTokens ?? null)}::bigint[], ${column((i) => i.meta.seconds ?? null)}::float8[],
-      ${column((i) => i.meta.requestId ?? null)}::text[], ${column((i) => i.meta.ref ?? null)}::text[]
+      ${column((i) => i.meta.requestId ?? null)}::text[], ${column((i) => i.meta.ref ?? null)}::text[],
+      ${column((i) => i.meta.cacheReadTokens ?? null)}::bigint[],
+      ${column((i) => i.meta.cacheWrite5mTokens ?? null)}::bigint[],
+      ${column((i) => i.meta.cacheWrite1hTokens ?? null)}::bigint[]
     ) as s(ord, key_id, reserved, actual, entry_id, kind, model, input_tokens, output_tokens, seconds,
-      request_id, ref)`;
+      request_id, ref, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens)`;
 }
 
 /** Adds `units` to the owner's hold on the key, when `reserved` (a CTE returning `id`) did. */
@@ -205,7 +212,8 @@ export async function settleBatch(
     ), ins as (
       insert into usage (${USAGE_COLUMNS})
       select s.key_id, s.actual, s.kind, s.model, s.input_tokens, s.output_tokens, s.seconds,
-        s.request_id, s.ref, s.entry_id, ${nowSeconds()}::bigint
+        s.request_id, s.ref, s.entry_id, ${nowSeconds()}::bigint, s.cache_read_tokens,
+        s.cache_write_5m_tokens, s.cache_write_1h_tokens
       from s join ok on ok.key_id = s.key_id order by s.ord
     )
     select id from upd`.execute(t);

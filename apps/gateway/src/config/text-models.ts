@@ -14,6 +14,8 @@
  *       - { provider: openai, model: gpt-4o-mini, weight: 3 }
  *       - { provider: anthropic, model: claude-haiku-4-5, weight: 1 }
  *     price: { input_per_million: 0.5, output_per_million: 2 }   # credits per million tokens
+ *     # optional: cached_input_per_million, cache_write_5m_per_million, cache_write_1h_per_million
+ *     # (else derived as the first deployment's provider prices its cache: models/cache-prices.ts)
  *     max_output_tokens: 4096                                     # default when a request gives none
  * ```
  */
@@ -42,6 +44,11 @@ export const zTextPriceConfig = z
   .object({
     input_per_million: z.number().nonnegative(),
     output_per_million: z.number().nonnegative(),
+    // Prompt-cache prices; each one absent is derived as the first deployment's provider prices
+    // it (models/cache-prices.ts).
+    cached_input_per_million: z.number().nonnegative().optional(),
+    cache_write_5m_per_million: z.number().nonnegative().optional(),
+    cache_write_1h_per_million: z.number().nonnegative().optional(),
   })
   .strict();
 

@@ -36,7 +36,11 @@ export interface UsageTable {
   /** 'text' | 'video' | anything a feature meters. */
   kind: string;
   model: string | null;
+  /** Input tokens at the input price; cache reads and writes are counted apart (migration 008). */
   input_tokens: number | null;
+  cache_read_tokens: number | null;
+  cache_write_5m_tokens: number | null;
+  cache_write_1h_tokens: number | null;
   output_tokens: number | null;
   seconds: number | null;
   units: number;

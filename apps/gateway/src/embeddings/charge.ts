@@ -8,7 +8,8 @@ import { insufficientQuota } from '../errors/api-error.js';
 import type { AuthKey } from '../keys/keys.js';
 import { holdTokens, type TokenHold } from '../limits/http.js';
 import type { RateLimiter } from '../limits/limiter.js';
-import { costUnits } from '../text/cost.js';
+import { uniformPrice } from '../models/cache-prices.js';
+import { reservationUnits } from '../text/cost.js';
 import type { EmbeddingRequest } from './request.js';
 
 export class EmbeddingCharge {
@@ -20,7 +21,7 @@ export class EmbeddingCharge {
 
   /** Replaces the reservation by the cost of `inputTokens`; journaled before this returns. */
   settle(inputTokens: number): void {
-    const units = costUnits(priceOf(this.request), inputTokens, 0);
+    const units = reservationUnits(priceOf(this.request), inputTokens, 0);
     if (this.hold.settle(units, { inputTokens, outputTokens: 0 })) {
       void this.tokens.settle(inputTokens);
     }
@@ -33,7 +34,8 @@ export class EmbeddingCharge {
 }
 
 function priceOf(request: EmbeddingRequest) {
-  return { inputPerMillion: request.model.spec.pricePerMillion, outputPerMillion: 0 };
+  // Embeddings have no prompt cache: every input token is at the one input price.
+  return uniformPrice(request.model.spec.pricePerMillion, 0);
 }
 
 /**
@@ -49,7 +51,7 @@ export async function admitEmbedding(
   deps: { billing: Billing; limiter?: RateLimiter | undefined },
 ): Promise<EmbeddingCharge> {
   const tokens = await holdTokens(deps.limiter, who.key, request.estimatedTokens);
-  const reserved = costUnits(priceOf(request), request.estimatedTokens, 0);
+  const reserved = reservationUnits(priceOf(request), request.estimatedTokens, 0);
   const purpose = { kind: 'embedding', requestId: who.requestId, model: request.model.spec.id };
   const hold = await deps.billing.hold(who.key.id, reserved, purpose);
   if (!hold) {

@@ -20,6 +20,7 @@ import {
   type TextProvider,
   type TextProviderSpec,
 } from '../providers/text/index.js';
+import { textPrice } from './cache-prices.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TEXT_PRICE, PASSTHROUGH_MODELS } from './defaults.js';
 import { createPassthroughCatalog, type PassthroughRefresh } from './passthrough.js';
 import {
@@ -28,6 +29,7 @@ import {
   envProviderSpecs,
   type ProviderCredentials,
 } from './provider-specs.js';
+import { textListEntry } from './text-entry.js';
 import type { CatalogMode, ModelListEntry, TextModel, TextModelCatalog } from './types.js';
 
 export {
@@ -162,10 +164,20 @@ function configCatalog(
     models.set(model.id, {
       id: model.id,
       ownedBy: model.owned_by ?? deployments[0]!.provider.name,
-      price: {
-        inputPerMillion: model.price.input_per_million,
-        outputPerMillion: model.price.output_per_million,
-      },
+      // Cache prices follow the first deployment's provider unless the config gives them.
+      price: textPrice(
+        {
+          inputPerMillion: model.price.input_per_million,
+          outputPerMillion: model.price.output_per_million,
+        },
+        deployments[0]!.provider.kind,
+        deployments[0]!.upstreamModel,
+        {
+          cachedInputPerMillion: model.price.cached_input_per_million,
+          cacheWrite5mPerMillion: model.price.cache_write_5m_per_million,
+          cacheWrite1hPerMillion: model.price.cache_write_1h_per_million,
+        },
+      ),
       maxOutputTokens: model.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
       deployments,
     });
@@ -188,7 +200,7 @@ function wellKnownCatalog(
       models.set(id, {
         id,
         ownedBy: provider.kind,
-        price: DEFAULT_TEXT_PRICE,
+        price: textPrice(DEFAULT_TEXT_PRICE, provider.kind, id),
         maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
         deployments: [
           { id: deploymentId(provider.name, id), provider, upstreamModel: id, weight: 1 },
@@ -206,13 +218,7 @@ function staticCatalog(
   providers: Iterable<TextProvider>,
 ): TextModelCatalog {
   const created = Math.floor(Date.now() / 1000);
-  const listed: ModelListEntry[] = [...models.values()].map((m) => ({
-    id: m.id,
-    object: 'model',
-    created,
-    owned_by: m.ownedBy,
-    type: 'text',
-  }));
+  const listed: ModelListEntry[] = [...models.values()].map((m) => textListEntry(m, created));
   const resolve = (id: string): TextModel | null => models.get(id) ?? null;
   const owned = [...providers];
   return {

@@ -7,9 +7,11 @@
  */
 import type { Logger } from '../observability/logger.js';
 import { createTextProvider, type TextProviderSpec } from '../providers/text/index.js';
+import { textPrice } from './cache-prices.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TEXT_PRICE, PASSTHROUGH_MODELS } from './defaults.js';
 import { type LiveListTiming, LiveModelList } from './live-list.js';
 import { closeProviders } from './provider-specs.js';
+import { textListEntry } from './text-entry.js';
 import type { ModelListEntry, TextModel, TextModelCatalog } from './types.js';
 
 export interface PassthroughRefresh extends LiveListTiming {
@@ -63,14 +65,15 @@ export function createPassthroughCatalog(options: PassthroughOptions): TextModel
       if (!list.settled) continue;
       for (const { id, ownedBy, created } of list.models) {
         if (reserved.has(id) || next.has(id)) continue;
-        next.set(id, {
+        const model: TextModel = {
           id,
           ownedBy,
-          price: DEFAULT_TEXT_PRICE,
+          price: textPrice(DEFAULT_TEXT_PRICE, provider.kind, id),
           maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
           deployments: [{ id: `${provider.name}:${id}`, provider, upstreamModel: id, weight: 1 }],
-        });
-        entries.push({ id, object: 'model', created, owned_by: ownedBy, type: 'text' });
+        };
+        next.set(id, model);
+        entries.push(textListEntry(model, created));
       }
     }
     models = next;

@@ -11,7 +11,7 @@ import { holdTokens } from '../limits/http.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import type { TextModel } from '../models/catalog.js';
 import { Charge } from './charge.js';
-import { costUnits, reservedOutputTokens } from './cost.js';
+import { reservationUnits, reservedOutputTokens } from './cost.js';
 import { inlineOwnImages, type OwnImageLoader } from './own-images.js';
 import type { TextRequest } from './request.js';
 import { estimateInputTokens } from './tokens.js';
@@ -38,7 +38,7 @@ export async function admit(
   const maxOutput = reservedOutputTokens(request, model);
   // tpm first: a request over the key's token rate is refused (429) before quota is touched.
   const tokens = await holdTokens(deps.limiter, who.key, estimatedInput + maxOutput);
-  const reserved = costUnits(model.price, estimatedInput, maxOutput);
+  const reserved = reservationUnits(model.price, estimatedInput, maxOutput);
   const purpose = { kind: 'text', requestId: who.requestId, model: model.id };
   const hold = await deps.billing.hold(who.key.id, reserved, purpose);
   if (!hold) {

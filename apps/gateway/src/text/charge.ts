@@ -8,6 +8,7 @@
 import type { Hold } from '../billing/billing.js';
 import type { TokenHold } from '../limits/http.js';
 import type { TextModel } from '../models/catalog.js';
+import { type TokenUsage, totalInputTokens } from '../translate/usage.js';
 import { costUnits } from './cost.js';
 
 /** One request's hold on its key, settled exactly once: by `settle` or by `refund`. */
@@ -29,10 +30,10 @@ export class Charge {
    * Replaces the reservation by the cost of what was used. The charge is journaled before this
    * returns, so a caller that ends the answer afterwards never leaves an answer unbilled.
    */
-  settle(inputTokens: number, outputTokens: number): void {
-    const units = costUnits(this.model.price, inputTokens, outputTokens);
-    if (this.hold.settle(units, { inputTokens, outputTokens })) {
-      void this.tokens.settle(inputTokens + outputTokens);
+  settle(usage: TokenUsage): void {
+    const units = costUnits(this.model.price, usage);
+    if (this.hold.settle(units, usage)) {
+      void this.tokens.settle(totalInputTokens(usage) + usage.outputTokens);
     }
   }
 

@@ -3,16 +3,50 @@
  * exactly units per token. Fractions round up so a request never costs less than its price.
  */
 import type { TextModel, TextPrice } from '../models/catalog.js';
+import { plainUsage, type TokenUsage } from '../translate/usage.js';
 import type { TextRequest } from './request.js';
 
 /**
+ * The cost of one request's usage at the model's prices: each kind of token at its own price,
+ * as the providers bill it (plain input, cache reads, 5-minute and 1-hour cache writes, output).
+ *
  * @example
- * costUnits({ inputPerMillion: 0.15, outputPerMillion: 0.6 }, 1000, 100); // 210
+ * const price = { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3,
+ *   cacheWrite5mPerMillion: 3.75, cacheWrite1hPerMillion: 6 };
+ * costUnits(price, { inputTokens: 10, cacheReadTokens: 20_000, cacheWrite5mTokens: 0,
+ *   cacheWrite1hTokens: 0, outputTokens: 100 }); // 30 + 6_000 + 1_500 = 7_530
  */
-export function costUnits(price: TextPrice, inputTokens: number, outputTokens: number): number {
-  const units = inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion;
+export function costUnits(price: TextPrice, usage: TokenUsage): number {
+  const units =
+    usage.inputTokens * price.inputPerMillion +
+    usage.cacheReadTokens * price.cachedInputPerMillion +
+    usage.cacheWrite5mTokens * price.cacheWrite5mPerMillion +
+    usage.cacheWrite1hTokens * price.cacheWrite1hPerMillion +
+    usage.outputTokens * price.outputPerMillion;
   // Guard float noise (0.1 + 0.2) before rounding up.
   return Math.max(0, Math.ceil(Math.round(units * 1e6) / 1e6));
+}
+
+/**
+ * What a request's quota reservation holds: the estimated input at the dearest input price (a
+ * whole prompt written to a 1-hour cache costs 2 × input at Anthropic) plus the output reserved.
+ *
+ * @example
+ * reservationUnits({ inputPerMillion: 1, outputPerMillion: 4, cachedInputPerMillion: 0.1,
+ *   cacheWrite5mPerMillion: 1.25, cacheWrite1hPerMillion: 2 }, 1000, 100); // 2_400
+ */
+export function reservationUnits(
+  price: TextPrice,
+  inputTokens: number,
+  outputTokens: number,
+): number {
+  const dearest = Math.max(
+    price.inputPerMillion,
+    price.cachedInputPerMillion,
+    price.cacheWrite5mPerMillion,
+    price.cacheWrite1hPerMillion,
+  );
+  return costUnits({ ...price, inputPerMillion: dearest }, plainUsage(inputTokens, outputTokens));
 }
 
 /** Completions' documented default for `max_tokens`. */

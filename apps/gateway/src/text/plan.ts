@@ -36,19 +36,18 @@ import {
 import { ResponsesPassthroughStream, responsesUsage } from '../translate/responses/passthrough.js';
 import type { SseEvent } from '../translate/sse.js';
 import type { StreamMeter } from '../translate/stream-base.js';
+import { type TokenUsage, usageFromAnthropic, usageFromOpenAi } from '../translate/usage.js';
 import type {
   AnthropicMessage,
   AnthropicStreamEvent,
   MessagesRequest,
   OpenAiChatCompletion,
+  OpenAiUsage,
 } from '../translate/wire.js';
 import { type TextRequest, wantsStreamUsage } from './request.js';
 
-/** Usage as read from a complete non-streaming upstream response. */
-export interface ResponseUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
+/** Usage as read from a complete non-streaming upstream response, split as the provider bills it. */
+export type ResponseUsage = TokenUsage;
 
 export interface UpstreamPlan {
   operation: TextOperation;
@@ -85,21 +84,13 @@ function withStreamUsage<T extends { stream?: boolean | null; stream_options?: u
 }
 
 function openAiUsage(body: unknown): ResponseUsage | null {
-  const usage = (body as { usage?: { prompt_tokens?: number; completion_tokens?: number } }).usage;
-  if (!usage) return null;
-  return { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
+  const usage = (body as { usage?: Partial<OpenAiUsage> | null }).usage;
+  return usage ? usageFromOpenAi(usage) : null;
 }
 
 function anthropicUsage(body: unknown): ResponseUsage | null {
   const usage = (body as AnthropicMessage).usage;
-  if (!usage) return null;
-  return {
-    inputTokens:
-      (usage.input_tokens ?? 0) +
-      (usage.cache_creation_input_tokens ?? 0) +
-      (usage.cache_read_input_tokens ?? 0),
-    outputTokens: usage.output_tokens ?? 0,
-  };
+  return usage ? usageFromAnthropic(usage) : null;
 }
 
 function parseJson<T>(data: string): T | null {
@@ -206,7 +197,7 @@ function responsesPlan(
         usage:
           usage.inputTokens === null
             ? null
-            : { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0 },
+            : { ...usage, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0 },
       };
     },
     stream: () => pipe(new ResponsesPassthroughStream(), (event) => event),
@@ -222,10 +213,11 @@ function messagesToChatPlan(body: MessagesRequest, upstreamModel: string): Upstr
     body: anthropicToChatRequest(body, upstreamModel),
     passthrough: false,
     dropped: [...droppedFields(body, MESSAGES_TO_CHAT), ...chatReasoningOf(body).dropped],
-    respond: (upstream) => {
-      const message = anthropicMessageFromChat(upstream as OpenAiChatCompletion);
-      return { body: message, usage: anthropicUsage(message) };
-    },
+    // Billed from the upstream's own usage, not the translated copy.
+    respond: (upstream) => ({
+      body: anthropicMessageFromChat(upstream as OpenAiChatCompletion),
+      usage: openAiUsage(upstream),
+    }),
     stream: (estimatedInputTokens) =>
       pipe(new OpenAiToAnthropicStream({ estimatedInputTokens }), readOpenAi),
   };

@@ -168,6 +168,6 @@ class StreamRelay {
     let output = reported.outputTokens;
     if (!pipe.completed || output === null) output = await countTokens(pipe.producedText);
     const input = reported.inputTokens ?? (await countInputTokens(this.request));
-    this.charge.settle(input, output);
+    this.charge.settle({ ...reported, inputTokens: input, outputTokens: output });
   }
 }

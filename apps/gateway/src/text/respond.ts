@@ -4,6 +4,7 @@
  * the formats match, else the translated body.
  */
 import { DROPPED_PARAMS_HEADER, droppedParamsValue } from '../translate/dropped.js';
+import { plainUsage } from '../translate/usage.js';
 import type { TextAnswer } from './answer.js';
 import type { Charge } from './charge.js';
 import { OVERHEAD_HEADER, type OverheadClock } from './overhead.js';
@@ -21,9 +22,7 @@ export async function respondJson(
   clock: OverheadClock,
 ): Promise<TextAnswer> {
   const { body, usage } = answer.plan.respond(answer.json);
-  const input = usage?.inputTokens ?? charge.estimatedInput;
-  const output = usage?.outputTokens ?? (await countTokens(responseText(body)));
-  charge.settle(input, output);
+  charge.settle(usage ?? plainUsage(charge.estimatedInput, await countTokens(responseText(body))));
   return {
     kind: 'json',
     headers: {

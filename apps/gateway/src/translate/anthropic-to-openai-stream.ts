@@ -2,13 +2,16 @@ import { chatUsageFromAnthropic, finishReasonFromStopReason } from './response.j
 import { OPENAI_DONE, openAiSse } from './sse.js';
 import {
   type MeteredUsage,
+  NO_USAGE,
   type OpenAiStreamFormat,
   type StreamTransform,
   TerminableStream,
 } from './stream-base.js';
 import { openAiStreamError } from './stream-errors.js';
+import { mergeAnthropicUsage, meteredFromAnthropic } from './usage.js';
 import type {
   AnthropicStreamEvent,
+  AnthropicUsage,
   OpenAiChatChunk,
   OpenAiTextCompletion,
   OpenAiUsage,
@@ -30,7 +33,9 @@ export class AnthropicToOpenAiStream
   implements StreamTransform<AnthropicStreamEvent>
 {
   protected readonly errorEvent = openAiStreamError;
-  usage: MeteredUsage = { inputTokens: null, outputTokens: null };
+  usage: MeteredUsage = NO_USAGE;
+  /** The upstream's usage figures so far (message_start's, then message_delta's over them). */
+  private reported: Partial<AnthropicUsage> = {};
   producedText = '';
   completed = false;
   private id = '';
@@ -86,7 +91,9 @@ export class AnthropicToOpenAiStream
         const bare = event.message.id.replace(/^msg_/, '');
         this.id = this.options.format === 'completion' ? `cmpl-${bare}` : `chatcmpl-${bare}`;
         this.model = event.message.model;
-        this.usage.inputTokens = chatUsageFromAnthropic(event.message.usage ?? {}).prompt_tokens;
+        // message_start's output_tokens is a placeholder; the final count comes in message_delta.
+        const { output_tokens: _placeholder, ...usage } = event.message.usage ?? {};
+        this.meter(usage);
         if (this.options.format === 'completion') return [];
         return [this.chunk({ role: 'assistant', content: '' }, null)];
       }
@@ -96,13 +103,7 @@ export class AnthropicToOpenAiStream
         return this.blockDelta(event);
       case 'message_delta': {
         this.finishReason = finishReasonFromStopReason(event.delta.stop_reason);
-        this.usage.outputTokens = event.usage.output_tokens;
-        if (event.usage.input_tokens != null) {
-          this.usage.inputTokens = chatUsageFromAnthropic({
-            ...event.usage,
-            input_tokens: event.usage.input_tokens,
-          }).prompt_tokens;
-        }
+        this.meter(event.usage);
         return [this.chunk({}, this.finishReason)];
       }
       case 'message_stop':
@@ -147,6 +148,11 @@ export class AnthropicToOpenAiStream
     return [this.chunk({ content: event.delta.text }, null)];
   }
 
+  private meter(usage: Partial<AnthropicUsage> | null | undefined): void {
+    this.reported = mergeAnthropicUsage(this.reported, usage);
+    this.usage = meteredFromAnthropic(this.reported);
+  }
+
   /** The normal end: a finish reason if none came, the usage chunk when asked for, `[DONE]`. */
   private stop(): string[] {
     this.completed = true;
@@ -154,15 +160,7 @@ export class AnthropicToOpenAiStream
     const out: string[] = [];
     if (this.finishReason === null) out.push(this.chunk({}, 'stop'));
     if (this.options.includeUsage) {
-      const prompt = this.usage.inputTokens ?? 0;
-      const completion = this.usage.outputTokens ?? 0;
-      out.push(
-        this.usageChunk({
-          prompt_tokens: prompt,
-          completion_tokens: completion,
-          total_tokens: prompt + completion,
-        }),
-      );
+      out.push(this.usageChunk(chatUsageFromAnthropic(this.reported)));
     }
     out.push(OPENAI_DONE);
     return out;

@@ -1,8 +1,14 @@
-import { stopReasonFromFinishReason } from './response.js';
+import { anthropicUsageFromChat, stopReasonFromFinishReason } from './response.js';
 import { anthropicSse } from './sse.js';
-import { type MeteredUsage, type StreamTransform, TerminableStream } from './stream-base.js';
+import {
+  type MeteredUsage,
+  NO_USAGE,
+  type StreamTransform,
+  TerminableStream,
+} from './stream-base.js';
 import { anthropicStreamError } from './stream-errors.js';
-import type { AnthropicMessage, OpenAiChatChunk } from './wire.js';
+import { meteredFromOpenAi } from './usage.js';
+import type { AnthropicMessage, OpenAiChatChunk, OpenAiUsage } from './wire.js';
 
 /** A parsed OpenAI stream item: a chunk, or the `[DONE]` terminator. */
 export type OpenAiStreamItem = OpenAiChatChunk | OpenAiStreamError | 'done';
@@ -30,7 +36,9 @@ export class OpenAiToAnthropicStream
   implements StreamTransform<OpenAiStreamItem>
 {
   protected readonly errorEvent = anthropicStreamError;
-  usage: MeteredUsage = { inputTokens: null, outputTokens: null };
+  usage: MeteredUsage = NO_USAGE;
+  /** The upstream's usage object, when it sent one. */
+  private reported: OpenAiUsage | null = null;
   producedText = '';
   completed = false;
   private started = false;
@@ -124,11 +132,14 @@ export class OpenAiToAnthropicStream
   private finish(): string[] {
     this.ended = true;
     this.completed = true;
-    const input = this.usage.inputTokens ?? this.options.estimatedInputTokens;
+    // The upstream's usage split the Anthropic way (cache reads apart), else the estimate.
+    const usage = this.reported
+      ? anthropicUsageFromChat(this.reported)
+      : { input_tokens: this.options.estimatedInputTokens, output_tokens: 0 };
     const delta = {
       type: 'message_delta',
       delta: { stop_reason: this.stopReason ?? 'end_turn', stop_sequence: null },
-      usage: { input_tokens: input, output_tokens: this.usage.outputTokens ?? 0 },
+      usage,
     };
     return [...this.closeBlock(), anthropicSse(delta), anthropicSse({ type: 'message_stop' })];
   }
@@ -150,8 +161,8 @@ export class OpenAiToAnthropicStream
     }
     const out = this.start(item);
     if (item.usage) {
-      this.usage.inputTokens = item.usage.prompt_tokens;
-      this.usage.outputTokens = item.usage.completion_tokens;
+      this.reported = item.usage;
+      this.usage = meteredFromOpenAi(item.usage);
     }
     const choice = item.choices[0];
     if (choice) {

@@ -10,11 +10,14 @@
 import type { SseEvent } from './sse.js';
 import {
   type MeteredUsage,
+  NO_USAGE,
   type OpenAiStreamFormat,
   type StreamTransform,
   TerminableStream,
 } from './stream-base.js';
 import { anthropicStreamError, openAiStreamError } from './stream-errors.js';
+import { mergeAnthropicUsage, meteredFromAnthropic, meteredFromOpenAi } from './usage.js';
+import type { AnthropicUsage, OpenAiUsage } from './wire.js';
 
 // A usage object (not `"usage": null`) somewhere in the chunk.
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
@@ -76,7 +79,7 @@ function parsedAnthropicText(data: string): string {
  */
 export class OpenAiPassthroughStream extends TerminableStream implements StreamTransform<SseEvent> {
   protected readonly errorEvent = openAiStreamError;
-  usage: MeteredUsage = { inputTokens: null, outputTokens: null };
+  usage: MeteredUsage = NO_USAGE;
   completed = false;
   private readonly produced: ProducedText;
 
@@ -95,16 +98,8 @@ export class OpenAiPassthroughStream extends TerminableStream implements StreamT
     }
     if (ERROR_CHUNK.test(data)) return this.upstreamError(data);
     if (USAGE_OBJECT.test(data)) {
-      const chunk = JSON.parse(data) as {
-        choices?: unknown[];
-        usage?: { prompt_tokens?: number; completion_tokens?: number };
-      };
-      if (chunk.usage) {
-        this.usage = {
-          inputTokens: chunk.usage.prompt_tokens ?? null,
-          outputTokens: chunk.usage.completion_tokens ?? null,
-        };
-      }
+      const chunk = JSON.parse(data) as { choices?: unknown[]; usage?: Partial<OpenAiUsage> };
+      if (chunk.usage) this.usage = meteredFromOpenAi(chunk.usage);
       if (!this.options.includeUsage && (chunk.choices?.length ?? 0) === 0) return [];
     }
     this.produced.add(data);
@@ -131,9 +126,11 @@ export class AnthropicPassthroughStream
   implements StreamTransform<SseEvent>
 {
   protected readonly errorEvent = anthropicStreamError;
-  usage: MeteredUsage = { inputTokens: null, outputTokens: null };
+  usage: MeteredUsage = NO_USAGE;
   completed = false;
   private readonly produced = new ProducedText(parsedAnthropicText);
+  /** The upstream's usage figures so far (message_start's, then message_delta's over them). */
+  private reported: Partial<AnthropicUsage> = {};
 
   push(event: SseEvent): string[] {
     if (this.ended) return [];
@@ -142,19 +139,15 @@ export class AnthropicPassthroughStream
         this.produced.add(event.data);
         break;
       case 'message_start': {
-        const start = JSON.parse(event.data) as {
-          message?: { usage?: { input_tokens?: number; output_tokens?: number } };
-        };
-        const usage = start.message?.usage;
-        if (usage) this.usage.inputTokens = usage.input_tokens ?? null;
+        const start = JSON.parse(event.data) as { message?: { usage?: Partial<AnthropicUsage> } };
+        // message_start's output_tokens is a placeholder; the final count comes in message_delta.
+        const { output_tokens: _placeholder, ...usage } = start.message?.usage ?? {};
+        this.meter(usage);
         break;
       }
       case 'message_delta': {
-        const delta = JSON.parse(event.data) as {
-          usage?: { input_tokens?: number | null; output_tokens?: number };
-        };
-        if (delta.usage?.output_tokens != null) this.usage.outputTokens = delta.usage.output_tokens;
-        if (delta.usage?.input_tokens != null) this.usage.inputTokens = delta.usage.input_tokens;
+        const delta = JSON.parse(event.data) as { usage?: Partial<AnthropicUsage> };
+        this.meter(delta.usage);
         break;
       }
       case 'message_stop':
@@ -166,6 +159,11 @@ export class AnthropicPassthroughStream
         break;
     }
     return [event.raw];
+  }
+
+  private meter(usage: Partial<AnthropicUsage> | null | undefined): void {
+    this.reported = mergeAnthropicUsage(this.reported, usage);
+    this.usage = meteredFromAnthropic(this.reported);
   }
 
   get producedText(): string {

@@ -3,6 +3,8 @@
  * completions (§1) and Anthropic messages (§2), plus the finish/stop reason and usage mappings
  * the stream translators share.
  */
+
+import { totalInputTokens, usageFromAnthropic, usageFromOpenAi } from './usage.js';
 import type {
   AnthropicBlock,
   AnthropicMessage,
@@ -46,27 +48,42 @@ export function stopReasonFromFinishReason(finishReason: string | null | undefin
   }
 }
 
-/** Anthropic usage → chat usage; cached input counts as prompt input. */
+/**
+ * Anthropic usage → chat usage, counted as OpenAI counts: `prompt_tokens` is every input token
+ * (plain, cache reads and cache writes), the cache reads also in `prompt_tokens_details.cached_tokens`.
+ *
+ * @example
+ * chatUsageFromAnthropic({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 2000,
+ *   cache_creation_input_tokens: 300 });
+ * // { prompt_tokens: 2310, completion_tokens: 5, total_tokens: 2315, prompt_tokens_details: { cached_tokens: 2000 } }
+ */
 export function chatUsageFromAnthropic(usage: Partial<AnthropicUsage>): OpenAiUsage {
-  const prompt =
-    (usage.input_tokens ?? 0) +
-    (usage.cache_creation_input_tokens ?? 0) +
-    (usage.cache_read_input_tokens ?? 0);
-  const completion = usage.output_tokens ?? 0;
+  const tokens = usageFromAnthropic(usage);
+  const prompt = totalInputTokens(tokens);
   return {
     prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: prompt + completion,
+    completion_tokens: tokens.outputTokens,
+    total_tokens: prompt + tokens.outputTokens,
+    prompt_tokens_details: { cached_tokens: tokens.cacheReadTokens },
   };
 }
 
-/** Chat usage → Anthropic usage. */
+/**
+ * Chat usage → Anthropic usage: `input_tokens` excludes the cached tokens, which become
+ * `cache_read_input_tokens` (OpenAI bills no cache writes, so none are reported).
+ *
+ * @example
+ * anthropicUsageFromChat({ prompt_tokens: 2048, completion_tokens: 10, total_tokens: 2058,
+ *   prompt_tokens_details: { cached_tokens: 1920 } });
+ * // { input_tokens: 128, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 1920 }
+ */
 export function anthropicUsageFromChat(usage: OpenAiUsage | null | undefined): AnthropicUsage {
+  const tokens = usageFromOpenAi(usage ?? {});
   return {
-    input_tokens: usage?.prompt_tokens ?? 0,
-    output_tokens: usage?.completion_tokens ?? 0,
-    cache_creation_input_tokens: null,
-    cache_read_input_tokens: null,
+    input_tokens: tokens.inputTokens,
+    output_tokens: tokens.outputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: tokens.cacheReadTokens,
   };
 }
 

@@ -14,11 +14,26 @@
  *  - `fail(type, message)` when the gateway gives up mid-stream → an error event.
  */
 
-/** Token counts as the upstream reported them (null fields: not reported). */
+/**
+ * Token counts as the upstream reported them (null input or output: not reported), split as
+ * translate/usage.ts normalises them: `inputTokens` excludes cache reads and writes.
+ */
 export interface MeteredUsage {
   inputTokens: number | null;
   outputTokens: number | null;
+  cacheReadTokens: number;
+  cacheWrite5mTokens: number;
+  cacheWrite1hTokens: number;
 }
+
+/** Nothing reported yet. */
+export const NO_USAGE: MeteredUsage = Object.freeze({
+  inputTokens: null,
+  outputTokens: null,
+  cacheReadTokens: 0,
+  cacheWrite5mTokens: 0,
+  cacheWrite1hTokens: 0,
+});
 
 /** What every stream transform exposes for billing. */
 export interface StreamMeter {

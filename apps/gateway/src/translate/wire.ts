@@ -42,9 +42,13 @@ export interface OpenAiToolCallDelta {
 }
 
 export interface OpenAiUsage {
+  /** All input tokens, cached ones included. */
   prompt_tokens: number;
+  /** All output tokens, reasoning ones included. */
   completion_tokens: number;
   total_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number | null; [extra: string]: unknown } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null; [extra: string]: unknown } | null;
   [extra: string]: unknown;
 }
 
@@ -143,6 +147,11 @@ export interface AnthropicUsage {
   output_tokens: number;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** The cache writes split by lifetime (they sum to `cache_creation_input_tokens`). */
+  cache_creation?: {
+    ephemeral_5m_input_tokens?: number | null;
+    ephemeral_1h_input_tokens?: number | null;
+  } | null;
   [extra: string]: unknown;
 }
 

@@ -65,6 +65,9 @@ interface AggregateRow {
   kind: string | null;
   requests: number | string;
   input_tokens: number | string;
+  cache_read_tokens: number | string;
+  cache_write_5m_tokens: number | string;
+  cache_write_1h_tokens: number | string;
   output_tokens: number | string;
   seconds: number | string;
   units: number | string;
@@ -143,6 +146,9 @@ function aggregate(db: Kysely<DB>, query: UsageQuery, range: Range): Promise<Agg
            ${grouped('key_id')} as key_id, ${grouped('model')} as model, ${grouped('kind')} as kind,
            ${from.requests} as requests,
            coalesce(sum(input_tokens), 0) as input_tokens,
+           coalesce(sum(cache_read_tokens), 0) as cache_read_tokens,
+           coalesce(sum(cache_write_5m_tokens), 0) as cache_write_5m_tokens,
+           coalesce(sum(cache_write_1h_tokens), 0) as cache_write_1h_tokens,
            coalesce(sum(output_tokens), 0) as output_tokens,
            coalesce(sum(seconds), 0) as seconds,
            coalesce(sum(units), 0) as units
@@ -196,6 +202,9 @@ function toResult(row: AggregateRow): UsageResult {
     kind: usageKind(row.kind),
     requests: Number(row.requests),
     input_tokens: Number(row.input_tokens),
+    cache_read_tokens: Number(row.cache_read_tokens),
+    cache_write_5m_tokens: Number(row.cache_write_5m_tokens),
+    cache_write_1h_tokens: Number(row.cache_write_1h_tokens),
     output_tokens: Number(row.output_tokens),
     video_seconds: Number(row.seconds),
     units,
@@ -212,6 +221,9 @@ function emptyResult(): UsageResult {
     kind: null,
     requests: 0,
     input_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_5m_tokens: 0,
+    cache_write_1h_tokens: 0,
     output_tokens: 0,
     video_seconds: 0,
     units: 0,
@@ -225,6 +237,9 @@ const otherResult = (): UsageResult => ({ ...emptyResult(), other: true });
 function addTo(into: UsageResult, result: UsageResult): UsageResult {
   into.requests += result.requests;
   into.input_tokens += result.input_tokens;
+  into.cache_read_tokens += result.cache_read_tokens;
+  into.cache_write_5m_tokens += result.cache_write_5m_tokens;
+  into.cache_write_1h_tokens += result.cache_write_1h_tokens;
   into.output_tokens += result.output_tokens;
   into.video_seconds += result.video_seconds;
   into.units += result.units;

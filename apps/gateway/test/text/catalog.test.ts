@@ -99,7 +99,14 @@ describe('catalogue modes', () => {
     });
     expect(catalog.mode).toBe('config');
     const fast = catalog.resolve('fast')!;
-    expect(fast.price).toEqual({ inputPerMillion: 0.5, outputPerMillion: 2 });
+    // Its first deployment is an OpenAI-format model OpenAI publishes no cached price for: no discount.
+    expect(fast.price).toEqual({
+      inputPerMillion: 0.5,
+      outputPerMillion: 2,
+      cachedInputPerMillion: 0.5,
+      cacheWrite5mPerMillion: 0.5,
+      cacheWrite1hPerMillion: 0.5,
+    });
     expect(fast.maxOutputTokens).toBe(512);
     expect(fast.deployments.map((d) => [d.provider.kind, d.upstreamModel, d.weight])).toEqual([
       ['openai', 'llama', 3],
@@ -156,6 +163,22 @@ describe('the example config file', () => {
     for (const model of sections.models!) {
       expect(catalog.resolve(model.id)!.deployments).toHaveLength(model.deployments.length);
     }
+    // Cache prices: derived from the provider's list, or as the config sets them.
+    expect(catalog.resolve('claude-sonnet-4-5')!.price).toEqual({
+      inputPerMillion: 3,
+      outputPerMillion: 15,
+      cachedInputPerMillion: 0.3,
+      cacheWrite5mPerMillion: 3.75,
+      cacheWrite1hPerMillion: 6,
+    });
+    expect(catalog.resolve('gpt-4o-mini')!.price.cachedInputPerMillion).toBe(0.075);
+    expect(catalog.resolve('fast')!.price).toEqual({
+      inputPerMillion: 0.5,
+      outputPerMillion: 2,
+      cachedInputPerMillion: 0.25,
+      cacheWrite5mPerMillion: 0.625,
+      cacheWrite1hPerMillion: 1,
+    });
     await catalog.close();
   });
 });

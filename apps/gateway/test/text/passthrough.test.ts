@@ -8,6 +8,7 @@ import {
   AnthropicPassthroughStream,
   OpenAiPassthroughStream,
 } from '../../src/translate/passthrough.js';
+import { NO_USAGE } from '../../src/translate/stream-base.js';
 import { PushSseParser as SseParser } from '../support/sse.js';
 
 const sse = (payloads: unknown[], event?: (p: unknown) => string) =>
@@ -84,7 +85,7 @@ describe('pass-through produced text', () => {
     expect(out.join('')).toBe(raw);
     expect(t.producedText).toBe(parsedText(chatChunks, 'chat'));
     expect(t.producedText).toContain('get_weather{"a":');
-    expect(t.usage).toEqual({ inputTokens: 3, outputTokens: 9 });
+    expect(t.usage).toEqual({ ...NO_USAGE, inputTokens: 3, outputTokens: 9 });
   });
 
   it('legacy completions: reads "text", not "content"', () => {
@@ -121,6 +122,6 @@ describe('pass-through produced text', () => {
     const out = new SseParser().push(raw).flatMap((ev) => t.push(ev));
     expect(out.join('')).toBe(raw);
     expect(t.producedText).toBe('Hi "there"{"city":');
-    expect(t.usage).toEqual({ inputTokens: 5, outputTokens: 7 });
+    expect(t.usage).toEqual({ ...NO_USAGE, inputTokens: 5, outputTokens: 7 });
   });
 });

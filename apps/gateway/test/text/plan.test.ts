@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { uniformPrice } from '../../src/models/cache-prices.js';
 import type { TextDeployment, TextModel } from '../../src/models/catalog.js';
 import { createTextProvider, DEFAULT_TIMEOUTS } from '../../src/providers/text/index.js';
 import { planUpstream } from '../../src/text/plan.js';
+import { plainUsage } from '../../src/translate/usage.js';
 import type { ChatRequest, MessagesRequest } from '../../src/translate/wire.js';
 
 const provider = (kind: 'openai' | 'anthropic') =>
@@ -23,7 +25,7 @@ function setup(kind: 'openai' | 'anthropic') {
   const model: TextModel = {
     id: 'm',
     ownedBy: kind,
-    price: { inputPerMillion: 1, outputPerMillion: 1 },
+    price: uniformPrice(1, 1),
     maxOutputTokens: 777,
     deployments: [deployment],
   };
@@ -92,7 +94,7 @@ describe('planUpstream', () => {
       stop_sequence: null,
       usage: { input_tokens: 2, output_tokens: 1 },
     });
-    expect(out.usage).toEqual({ inputTokens: 2, outputTokens: 1 });
+    expect(out.usage).toEqual(plainUsage(2, 1));
     expect(out.body).toMatchObject({
       object: 'chat.completion',
       choices: [{ message: { content: 'Yo' }, finish_reason: 'stop' }],

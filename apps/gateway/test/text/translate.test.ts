@@ -15,6 +15,7 @@ import {
   chatCompletionFromAnthropic,
   textCompletionFromAnthropic,
 } from '../../src/translate/response.js';
+import { NO_USAGE } from '../../src/translate/stream-base.js';
 import type {
   AnthropicMessage,
   AnthropicStreamEvent,
@@ -173,7 +174,13 @@ describe('response translation', () => {
       message: { role: 'assistant', content: 'Hello' },
       finish_reason: 'length',
     });
-    expect(out.usage).toEqual({ prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 });
+    // As OpenAI counts: the cache reads are inside prompt_tokens and also in cached_tokens.
+    expect(out.usage).toEqual({
+      prompt_tokens: 12,
+      completion_tokens: 3,
+      total_tokens: 15,
+      prompt_tokens_details: { cached_tokens: 2 },
+    });
   });
 
   it('anthropic message → text completion', () => {
@@ -242,7 +249,7 @@ describe('anthropic events → chat chunks', () => {
     expect(out.every((o) => o.event === undefined)).toBe(true);
     expect(new Set(datas.slice(0, 5).map((d) => d.id))).toEqual(new Set(['chatcmpl-abc']));
     expect(t.completed).toBe(true);
-    expect(t.usage).toEqual({ inputTokens: 9, outputTokens: 2 });
+    expect(t.usage).toEqual({ ...NO_USAGE, inputTokens: 9, outputTokens: 2 });
   });
 
   it('omits the usage chunk when not asked and emits legacy chunks for completions', () => {
@@ -350,7 +357,7 @@ describe('passthrough meters', () => {
       for (const ev of parser.push(sse.slice(i, i + 7))) out.push(...t.push(ev));
     expect(out).toHaveLength(3);
     expect(out[2]).toBe('data: [DONE]\n\n');
-    expect(t.usage).toEqual({ inputTokens: 3, outputTokens: 2 });
+    expect(t.usage).toEqual({ ...NO_USAGE, inputTokens: 3, outputTokens: 2 });
     expect(t.producedText).toBe('AB');
     expect(t.completed).toBe(true);
   });
@@ -382,7 +389,7 @@ describe('passthrough meters', () => {
       .join('');
     const out = new SseParser().push(raw).flatMap((ev) => t.push(ev));
     expect(out.join('')).toBe(raw);
-    expect(t.usage).toEqual({ inputTokens: 9, outputTokens: 2 });
+    expect(t.usage).toEqual({ ...NO_USAGE, inputTokens: 9, outputTokens: 2 });
     expect(t.producedText).toBe('Hello');
     expect(t.completed).toBe(true);
   });

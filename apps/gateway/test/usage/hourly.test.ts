@@ -17,6 +17,7 @@ interface Row {
   kind: string;
   model: string | null;
   input_tokens: number | null;
+  cache_read_tokens: number | null;
   output_tokens: number | null;
   seconds: number | null;
   units: number;
@@ -42,6 +43,7 @@ describe.each(eachDatabase())('usage report from the hourly sums on $name', (tar
     kind: model === null ? 'video' : 'text',
     model,
     input_tokens: model === null ? null : units % 97,
+    cache_read_tokens: model === null ? null : units % 7,
     output_tokens: model === null ? null : units % 13,
     seconds: model === null ? 5 : null,
     units,
@@ -69,7 +71,7 @@ describe.each(eachDatabase())('usage report from the hourly sums on $name', (tar
     await billing.drain();
 
     const rows = (
-      await sql<Row>`select key_id, kind, model, input_tokens, output_tokens, seconds, units,
+      await sql<Row>`select key_id, kind, model, input_tokens, cache_read_tokens, output_tokens, seconds, units,
         created_at from usage where key_id in (${a}, ${b})`.execute(h.db)
     ).rows.map((r) => ({ ...r, created_at: Number(r.created_at), units: Number(r.units) }));
     expect(rows).toHaveLength(11);
@@ -88,23 +90,31 @@ describe.each(eachDatabase())('usage report from the hourly sums on $name', (tar
         },
         end,
       );
-      const expected = new Map<string, { requests: number; units: number; input: number }>();
+      const expected = new Map<
+        string,
+        { requests: number; units: number; input: number; cacheRead: number }
+      >();
       for (const r of rows) {
         const bucket = r.created_at - (r.created_at % width);
         const slot = `${bucket}|${r.model}|${r.kind}`;
-        const sum = expected.get(slot) ?? { requests: 0, units: 0, input: 0 };
+        const sum = expected.get(slot) ?? { requests: 0, units: 0, input: 0, cacheRead: 0 };
         sum.requests += 1;
         sum.units += r.units;
         sum.input += Number(r.input_tokens ?? 0);
+        sum.cacheRead += Number(r.cache_read_tokens ?? 0);
         expected.set(slot, sum);
       }
-      const got = new Map<string, { requests: number; units: number; input: number }>();
+      const got = new Map<
+        string,
+        { requests: number; units: number; input: number; cacheRead: number }
+      >();
       for (const bucket of report.data) {
         for (const r of bucket.results) {
           got.set(`${bucket.start_time}|${r.model}|${r.kind}`, {
             requests: r.requests,
             units: r.units,
             input: r.input_tokens,
+            cacheRead: r.cache_read_tokens,
           });
         }
       }

@@ -1,15 +1,20 @@
 // The message envelope both Anthropic answers (text, tool_use) share: usage, the whole message and
 // the `message_start` event that opens its stream.
 import { eventFrame, type Frame } from '../respond.js';
+import type { AnthropicCacheUsage } from './prompt-cache.js';
 
 export type Usage = ReturnType<typeof usageOf>;
 
-/** The usage object of a message, as the Messages API reports it. */
-export function usageOf(inputTokens: number, outputTokens: number) {
+/**
+ * The usage object of a message, as the Messages API reports it (`@anthropic-ai/sdk`'s `Usage`):
+ * the input split into plain input, cache reads and cache writes by lifetime (prompt-cache.ts).
+ */
+export function usageOf(input: AnthropicCacheUsage, outputTokens: number) {
   return {
-    input_tokens: inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    input_tokens: input.input_tokens,
+    cache_creation_input_tokens: input.cache_creation_input_tokens,
+    cache_read_input_tokens: input.cache_read_input_tokens,
+    cache_creation: { ...input.cache_creation },
     output_tokens: outputTokens,
     service_tier: 'standard',
   };

@@ -21,12 +21,14 @@ import { answerWithToolUse } from './anthropic-tool-use.js';
 import { jsonGeneration, newId } from './common.js';
 import { type Generation, generate } from './generate.js';
 import { acknowledgeImages } from './images.js';
+import { anthropicMinimum } from './prompt-cache.js';
+import { anthropicSegments } from './prompt-segments.js';
 import { countTokens } from './tokens.js';
 import { jsonAnswerForSystem, planToolCalls } from './tools.js';
 
 export async function messages(ctx: Ctx): Promise<void> {
   checkHeaders(ctx);
-  const p = parse(ctx.body);
+  const p = withPromptCache(ctx, parse(ctx.body));
   const calls = planToolCalls(p.tools, p.toolChoice, p.key, p.endsWithToolResult);
   if (calls !== null) {
     await answerWithToolUse(ctx, p, calls);
@@ -46,7 +48,7 @@ export async function messages(ctx: Ctx): Promise<void> {
     content: [...thinking, { type: 'text', text: g.text }],
     stopReason: stopReasonOf(g),
     stopSequence: g.stopSequence,
-    usage: usageOf(p.inputTokens, countTokens(g.text) + thinkingTokens(thinking)),
+    usage: usageOf(p.input, countTokens(g.text) + thinkingTokens(thinking)),
   };
 
   if (!p.stream) {
@@ -63,6 +65,18 @@ function stopReasonOf(g: Generation): string {
     : g.finish === 'length'
       ? 'max_tokens'
       : 'end_turn';
+}
+
+/** The input split as Anthropic's prompt cache splits it (the body was checked by `parse`). */
+function withPromptCache(ctx: Ctx, p: ParsedMessages): ParsedMessages {
+  const body = ctx.body as Record<string, unknown>;
+  const input = ctx.sim.promptCache.anthropic(
+    `anthropic:${p.model}`,
+    anthropicSegments(body),
+    p.inputTokens,
+    anthropicMinimum(p.model),
+  );
+  return { ...p, input };
 }
 
 /** The answer in JSON when the system prompt asks for JSON, streamed a few characters a piece. */

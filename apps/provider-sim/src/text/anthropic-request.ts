@@ -5,6 +5,7 @@ import { readConversation } from './anthropic-conversation.js';
 import { wantsThinking } from './anthropic-thinking.js';
 import { readTools } from './anthropic-tools.js';
 import { textOf } from './common.js';
+import { type AnthropicCacheUsage, uncached } from './prompt-cache.js';
 import { countTokens } from './tokens.js';
 import type { SimTool, SimToolChoice } from './tools.js';
 
@@ -15,6 +16,8 @@ export interface ParsedMessages {
   stopSequences: string[];
   key: string;
   inputTokens: number;
+  /** `inputTokens` split as the prompt cache reports it (nothing cached until the handler asks it). */
+  input: AnthropicCacheUsage;
   tools: SimTool[];
   toolChoice: SimToolChoice;
   /** The last user turn carries tool results: the model reads them and answers with text. */
@@ -77,6 +80,7 @@ export function parse(raw: unknown): ParsedMessages {
     stopSequences,
     key: conversation.key,
     inputTokens,
+    input: uncached(inputTokens),
     tools,
     toolChoice: choice,
     endsWithToolResult: conversation.endsWithToolResult,

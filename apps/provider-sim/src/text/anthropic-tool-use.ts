@@ -42,7 +42,7 @@ export async function answerWithToolUse(
     content: blocks,
     stopReason: 'tool_use',
     stopSequence: null,
-    usage: usageOf(p.inputTokens, outputTokens),
+    usage: usageOf(p.input, outputTokens),
   };
   if (!p.stream) {
     await applyLatency(ctx);

@@ -31,12 +31,19 @@ export function answerHead(prefix: string, model: string): AnswerHead {
 
 export type ChatUsage = ReturnType<typeof usageOf>;
 
-export function usageOf(promptTokens: number, completionTokens: number) {
+/** A prompt's tokens, and how many of them OpenAI's prompt cache served (prompt-cache.ts). */
+export interface PromptTokens {
+  total: number;
+  cached: number;
+}
+
+/** Chat usage as `openai`'s `CompletionUsage` types it: cached tokens are inside `prompt_tokens`. */
+export function usageOf(prompt: PromptTokens, completionTokens: number) {
   return {
-    prompt_tokens: promptTokens,
+    prompt_tokens: prompt.total,
     completion_tokens: completionTokens,
-    total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    total_tokens: prompt.total + completionTokens,
+    prompt_tokens_details: { cached_tokens: prompt.cached, audio_tokens: 0 },
     completion_tokens_details: {
       reasoning_tokens: 0,
       audio_tokens: 0,

@@ -11,6 +11,7 @@ import {
   type AnswerHead,
   answerHead,
   FINGERPRINT,
+  type PromptTokens,
   sendChatCompletion,
   usageOf,
 } from './openai-answer.js';
@@ -25,6 +26,7 @@ import {
 } from './openai-request.js';
 import { answerWithToolCalls } from './openai-tool-calls.js';
 import { readTools } from './openai-tools.js';
+import { chatSegments } from './prompt-segments.js';
 import { countTokens } from './tokens.js';
 import { jsonAnswer, planToolCalls, type SimTool, type SimToolChoice } from './tools.js';
 
@@ -84,9 +86,17 @@ function readChatRequest(ctx: Ctx): ChatRequest {
 export async function chatCompletions(ctx: Ctx): Promise<void> {
   const request = readChatRequest(ctx);
   const { prompt, common } = request;
+  const input: PromptTokens = {
+    total: prompt.promptTokens,
+    cached: ctx.sim.promptCache.openai(
+      `openai:${request.model}`,
+      chatSegments(request.body),
+      prompt.promptTokens,
+    ),
+  };
   const calls = planToolCalls(request.tools, request.choice, prompt.key, prompt.endsWithToolResult);
   if (calls !== null) {
-    await answerWithToolCalls(ctx, request.model, calls, common, prompt.promptTokens);
+    await answerWithToolCalls(ctx, request.model, calls, common, input);
     return;
   }
 
@@ -94,10 +104,10 @@ export async function chatCompletions(ctx: Ctx): Promise<void> {
   const head = answerHead('chatcmpl-', request.model);
   if (!common.stream) {
     await applyLatency(ctx);
-    sendTextCompletion(ctx, head, generations, prompt.promptTokens);
+    sendTextCompletion(ctx, head, generations, input);
     return;
   }
-  const frames = textChunkFrames(head, generations, common.includeUsage, prompt.promptTokens);
+  const frames = textChunkFrames(head, generations, common.includeUsage, input);
   await sendStream(ctx, frames);
 }
 
@@ -131,7 +141,7 @@ function sendTextCompletion(
   ctx: Ctx,
   head: AnswerHead,
   generations: Generation[],
-  promptTokens: number,
+  prompt: PromptTokens,
 ): void {
   let completionTokens = 0;
   const choices = generations.map((g, index) => {
@@ -143,7 +153,7 @@ function sendTextCompletion(
       finish_reason: g.finish,
     };
   });
-  sendChatCompletion(ctx, head, choices, usageOf(promptTokens, completionTokens));
+  sendChatCompletion(ctx, head, choices, usageOf(prompt, completionTokens));
 }
 
 /** Each choice streamed a token a chunk, then the usage chunk when asked and `[DONE]`. */
@@ -151,7 +161,7 @@ function textChunkFrames(
   answer: AnswerHead,
   generations: Generation[],
   includeUsage: boolean,
-  promptTokens: number,
+  prompt: PromptTokens,
 ): Frame[] {
   const chunkHead = {
     id: answer.id,
@@ -172,7 +182,7 @@ function textChunkFrames(
     completionTokens += countTokens(g.text);
   });
   if (includeUsage) {
-    const usage = usageOf(promptTokens, completionTokens);
+    const usage = usageOf(prompt, completionTokens);
     frames.push(dataFrame(JSON.stringify({ ...chunkHead, choices: [], usage })));
   }
   frames.push(dataFrame('[DONE]'));

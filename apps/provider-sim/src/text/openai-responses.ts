@@ -4,12 +4,14 @@
 // streamed, or as the real event sequence, every event numbered by `sequence_number`. Shapes follow
 // the `openai` SDK's Responses types (see the README for the version). Fields the simulator does
 // not act on (`client_metadata`, `prompt_cache_key`, `include`, `store`…) are accepted and ignored.
+
 import type { Ctx } from '../context.js';
 import { badRequest, isRecord } from '../errors.js';
 import { applyLatency, eventFrame, type Frame, sendJson, sendStream } from '../respond.js';
 import { newId, textOf } from './common.js';
 import { generate } from './generate.js';
 import { checkAuth, checkModel, maxTokensOf, numberIn } from './openai-request.js';
+import { responsesSegments } from './prompt-segments.js';
 import { countTokens } from './tokens.js';
 import { jsonAnswer, planToolCalls, type SimTool, type SimToolChoice } from './tools.js';
 
@@ -206,7 +208,13 @@ export async function responses(ctx: Ctx): Promise<void> {
     output: items,
     usage: {
       input_tokens: request.inputTokens,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: {
+        cached_tokens: ctx.sim.promptCache.openai(
+          `openai:${request.model}`,
+          responsesSegments(request.body),
+          request.inputTokens,
+        ),
+      },
       output_tokens: outputTokens,
       output_tokens_details: { reasoning_tokens: reasoningTokens },
       total_tokens: request.inputTokens + outputTokens,

@@ -8,6 +8,7 @@ import {
   answerHead,
   type ChatUsage,
   FINGERPRINT,
+  type PromptTokens,
   sendChatCompletion,
   usageOf,
 } from './openai-answer.js';
@@ -28,7 +29,7 @@ export async function answerWithToolCalls(
   model: string,
   calls: SimToolCall[],
   common: CommonFields,
-  promptTokens: number,
+  prompt: PromptTokens,
 ): Promise<void> {
   const head = answerHead('chatcmpl-', model);
   const toolCalls: ChatToolCall[] = calls.map((call) => ({
@@ -37,7 +38,7 @@ export async function answerWithToolCalls(
     function: { name: call.name, arguments: call.json },
   }));
   const perChoice = countTokens(calls.map((c) => c.name + c.json).join(''));
-  const usage = usageOf(promptTokens, perChoice * common.n);
+  const usage = usageOf(prompt, perChoice * common.n);
   const choices = Array.from({ length: common.n }, (_, index) => index);
 
   if (!common.stream) {

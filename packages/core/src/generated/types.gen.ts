@@ -15,9 +15,10 @@ export type ModelList = {
 };
 
 /**
- * A text, image, video or embedding model. `image` is present exactly
- * when `type` is `image`, `video` exactly when `type` is `video`,
- * `embedding` exactly when `type` is `embedding`.
+ * A text, image, video or embedding model. `text` is present exactly
+ * when `type` is `text`, `image` exactly when `type` is `image`,
+ * `video` exactly when `type` is `video`, `embedding` exactly when
+ * `type` is `embedding`.
  *
  */
 export type Model = {
@@ -35,6 +36,7 @@ export type Model = {
      */
     owned_by: string;
     type: 'text' | 'image' | 'video' | 'embedding';
+    text?: TextModelCapabilities;
     image?: ImageModelCapabilities;
     video?: VideoModelCapabilities;
     embedding?: EmbeddingModelCapabilities;
@@ -108,6 +110,46 @@ export type ImageModelCapabilities = {
      * Whether an edit takes `stream`.
      */
     stream: boolean;
+};
+
+/**
+ * What a text model costs, as data.
+ */
+export type TextModelCapabilities = {
+    price: TextModelPrice;
+};
+
+/**
+ * Credits per million tokens, priced as the model's provider prices
+ * them. Anthropic: a cache read costs 0.1 × input, a cache write 1.25 ×
+ * input (5-minute lifetime) or 2 × input (1-hour). OpenAI: cached input
+ * at the model's published cached-input price (e.g. gpt-4o-mini 0.5 ×
+ * input, gpt-4.1 0.25 ×, gpt-5 0.1 ×); OpenAI has no cache-write charge,
+ * so both write prices equal the input price. Reasoning tokens are
+ * output tokens. The config can override each price.
+ *
+ */
+export type TextModelPrice = {
+    /**
+     * Input tokens.
+     */
+    input_per_million: number;
+    /**
+     * Output tokens, reasoning included.
+     */
+    output_per_million: number;
+    /**
+     * Input tokens read from a prompt cache.
+     */
+    cached_input_per_million: number;
+    /**
+     * Input tokens written to a 5-minute prompt cache.
+     */
+    cache_write_5m_per_million: number;
+    /**
+     * Input tokens written to a 1-hour prompt cache.
+     */
+    cache_write_1h_per_million: number;
 };
 
 /**
@@ -224,6 +266,25 @@ export type TextBlock = {
     type: 'text';
     text: string;
     [key: string]: unknown;
+};
+
+/**
+ * A text block of a messages request (`system` and turns): a
+ * `TextBlock` that may carry Anthropic's prompt-caching breakpoint.
+ * `cache_control` is passed to Anthropic upstreams (the prefix up to
+ * it is cached, and cache reads and writes are billed at the model's
+ * cache prices) and dropped when the request is translated.
+ *
+ */
+export type MessagesTextBlock = {
+    type: 'text';
+    text: string;
+    /**
+     * Prompt-caching breakpoint, e.g. `{type: ephemeral, ttl: 1h}` (`ttl` `5m` by default).
+     */
+    cache_control?: {
+        [key: string]: unknown;
+    } | null;
 };
 
 /**
@@ -843,7 +904,7 @@ export type CreateMessageRequest = {
     /**
      * System prompt (there is no `system` role in `messages`).
      */
-    system?: string | Array<TextBlock>;
+    system?: string | Array<MessagesTextBlock>;
     /**
      * Sampling temperature, 0 to 1. Default 1.
      */
@@ -1079,7 +1140,7 @@ export type MessageParam = {
  */
 export type RequestContentBlock = ({
     type: 'text';
-} & TextBlock) | ({
+} & MessagesTextBlock) | ({
     type: 'image';
 } & ImageBlock) | ({
     type: 'tool_use';
@@ -2623,7 +2684,34 @@ export type UsageRecord = {
     key_id: number;
     kind: UsageKind;
     model: string | null;
+    /**
+     * Input tokens billed at the input price: cache reads and cache
+     * writes are counted apart, in the three fields below.
+     *
+     */
     input_tokens: number | null;
+    /**
+     * Input tokens read from the provider's prompt cache (Anthropic
+     * `cache_read_input_tokens`, OpenAI `cached_tokens`), billed at the
+     * model's `cached_input_per_million`.
+     *
+     */
+    cache_read_tokens: number | null;
+    /**
+     * Input tokens written to Anthropic's prompt cache with the 5-minute
+     * lifetime, billed at `cache_write_5m_per_million`.
+     *
+     */
+    cache_write_5m_tokens: number | null;
+    /**
+     * Input tokens written to Anthropic's prompt cache with the 1-hour
+     * lifetime, billed at `cache_write_1h_per_million`.
+     *
+     */
+    cache_write_1h_tokens: number | null;
+    /**
+     * Output tokens, reasoning tokens included (billed as output).
+     */
     output_tokens: number | null;
     video_seconds: number | null;
     /**
@@ -2675,7 +2763,25 @@ export type UsageResult = {
      * Metered requests and tasks.
      */
     requests: number;
+    /**
+     * Input tokens at the input price (no cache reads or writes).
+     */
     input_tokens: number;
+    /**
+     * Input tokens read from a prompt cache.
+     */
+    cache_read_tokens: number;
+    /**
+     * Input tokens written to a 5-minute prompt cache.
+     */
+    cache_write_5m_tokens: number;
+    /**
+     * Input tokens written to a 1-hour prompt cache.
+     */
+    cache_write_1h_tokens: number;
+    /**
+     * Output tokens, reasoning included.
+     */
     output_tokens: number;
     /**
      * Seconds of video produced.

@@ -3,6 +3,31 @@
 import * as z from 'zod';
 
 /**
+ * Credits per million tokens, priced as the model's provider prices
+ * them. Anthropic: a cache read costs 0.1 × input, a cache write 1.25 ×
+ * input (5-minute lifetime) or 2 × input (1-hour). OpenAI: cached input
+ * at the model's published cached-input price (e.g. gpt-4o-mini 0.5 ×
+ * input, gpt-4.1 0.25 ×, gpt-5 0.1 ×); OpenAI has no cache-write charge,
+ * so both write prices equal the input price. Reasoning tokens are
+ * output tokens. The config can override each price.
+ *
+ */
+export const zTextModelPrice = z.object({
+    input_per_million: z.number().gte(0),
+    output_per_million: z.number().gte(0),
+    cached_input_per_million: z.number().gte(0),
+    cache_write_5m_per_million: z.number().gte(0),
+    cache_write_1h_per_million: z.number().gte(0)
+});
+
+/**
+ * What a text model costs, as data.
+ */
+export const zTextModelCapabilities = z.object({
+    price: zTextModelPrice
+});
+
+/**
  * What an embedding model accepts, as data (the table in
  * `createEmbedding`'s description).
  *
@@ -29,6 +54,20 @@ export const zEmbeddingModelCapabilities = z.object({
 export const zTextBlock = z.looseObject({
     type: z.literal('text'),
     text: z.string()
+});
+
+/**
+ * A text block of a messages request (`system` and turns): a
+ * `TextBlock` that may carry Anthropic's prompt-caching breakpoint.
+ * `cache_control` is passed to Anthropic upstreams (the prefix up to
+ * it is cached, and cache reads and writes are billed at the model's
+ * cache prices) and dropped when the request is translated.
+ *
+ */
+export const zMessagesTextBlock = z.object({
+    type: z.literal('text'),
+    text: z.string(),
+    cache_control: z.record(z.string(), z.unknown()).nullish()
 });
 
 /**
@@ -652,7 +691,7 @@ export const zImageBlock = z.looseObject({
 export const zRequestContentBlock = z.union([
     z.object({
         type: z.literal('text')
-    }).and(zTextBlock),
+    }).and(zMessagesTextBlock),
     z.object({
         type: z.literal('image')
     }).and(zImageBlock),
@@ -708,7 +747,7 @@ export const zCreateMessageRequest = z.looseObject({
     max_tokens: z.int().gte(1).lte(1000000),
     system: z.union([
         z.string(),
-        z.array(zTextBlock)
+        z.array(zMessagesTextBlock)
     ]).optional(),
     temperature: z.number().gte(0).lte(1).optional(),
     top_p: z.number().gte(0).lte(1).optional(),
@@ -1642,9 +1681,10 @@ export const zVideoModelCapabilities = z.object({
 });
 
 /**
- * A text, image, video or embedding model. `image` is present exactly
- * when `type` is `image`, `video` exactly when `type` is `video`,
- * `embedding` exactly when `type` is `embedding`.
+ * A text, image, video or embedding model. `text` is present exactly
+ * when `type` is `text`, `image` exactly when `type` is `image`,
+ * `video` exactly when `type` is `video`, `embedding` exactly when
+ * `type` is `embedding`.
  *
  */
 export const zModel = z.object({
@@ -1658,6 +1698,7 @@ export const zModel = z.object({
         'video',
         'embedding'
     ]),
+    text: zTextModelCapabilities.optional(),
     image: zImageModelCapabilities.optional(),
     video: zVideoModelCapabilities.optional(),
     embedding: zEmbeddingModelCapabilities.optional()
@@ -2054,6 +2095,9 @@ export const zUsageRecord = z.object({
     kind: zUsageKind,
     model: z.string().nullable(),
     input_tokens: z.int().gte(0).nullable(),
+    cache_read_tokens: z.int().gte(0).nullable(),
+    cache_write_5m_tokens: z.int().gte(0).nullable(),
+    cache_write_1h_tokens: z.int().gte(0).nullable(),
     output_tokens: z.int().gte(0).nullable(),
     video_seconds: z.number().gte(0).nullable(),
     units: z.int(),
@@ -2091,6 +2135,9 @@ export const zUsageResult = z.object({
     ]).nullable(),
     requests: z.int().gte(0),
     input_tokens: z.int().gte(0),
+    cache_read_tokens: z.int().gte(0),
+    cache_write_5m_tokens: z.int().gte(0),
+    cache_write_1h_tokens: z.int().gte(0),
     output_tokens: z.int().gte(0),
     video_seconds: z.number().gte(0),
     units: z.int().gte(0),

@@ -20,6 +20,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('requests', 'bigint', (c) => c.notNull())
     .addColumn('input_tokens', 'bigint', (c) => c.notNull())
+    .addColumn('cache_read_tokens', 'bigint', (c) => c.notNull())
+    .addColumn('cache_write_5m_tokens', 'bigint', (c) => c.notNull())
+    .addColumn('cache_write_1h_tokens', 'bigint', (c) => c.notNull())
     .addColumn('output_tokens', 'bigint', (c) => c.notNull())
     .addColumn('seconds', 'double precision', (c) => c.notNull())
     .addColumn('units', 'bigint', (c) => c.notNull())
@@ -30,8 +33,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create function usage_hourly_add() returns trigger language plpgsql as $$
     begin
       insert into usage_hourly as h
-        (hour, model, kind, requests, input_tokens, output_tokens, seconds, units)
+        (hour, model, kind, requests, input_tokens, cache_read_tokens, cache_write_5m_tokens,
+        cache_write_1h_tokens, output_tokens, seconds, units)
       select (created_at / 3600) * 3600, model, kind, count(*), coalesce(sum(input_tokens), 0),
+        coalesce(sum(cache_read_tokens), 0), coalesce(sum(cache_write_5m_tokens), 0),
+        coalesce(sum(cache_write_1h_tokens), 0),
         coalesce(sum(output_tokens), 0), coalesce(sum(seconds), 0), sum(units)
       from inserted
       group by 1, 2, 3
@@ -39,6 +45,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       on conflict (hour, model, kind) do update set
         requests = h.requests + excluded.requests,
         input_tokens = h.input_tokens + excluded.input_tokens,
+        cache_read_tokens = h.cache_read_tokens + excluded.cache_read_tokens,
+        cache_write_5m_tokens = h.cache_write_5m_tokens + excluded.cache_write_5m_tokens,
+        cache_write_1h_tokens = h.cache_write_1h_tokens + excluded.cache_write_1h_tokens,
         output_tokens = h.output_tokens + excluded.output_tokens,
         seconds = h.seconds + excluded.seconds,
         units = h.units + excluded.units;
@@ -50,8 +59,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   );
   // The rows written before this migration, summed once.
   await sql`insert into usage_hourly
-      (hour, model, kind, requests, input_tokens, output_tokens, seconds, units)
+      (hour, model, kind, requests, input_tokens, cache_read_tokens, cache_write_5m_tokens,
+        cache_write_1h_tokens, output_tokens, seconds, units)
     select (created_at / 3600) * 3600, model, kind, count(*), coalesce(sum(input_tokens), 0),
+        coalesce(sum(cache_read_tokens), 0), coalesce(sum(cache_write_5m_tokens), 0),
+        coalesce(sum(cache_write_1h_tokens), 0),
       coalesce(sum(output_tokens), 0), coalesce(sum(seconds), 0), sum(units)
     from usage group by 1, 2, 3`.execute(db);
 }

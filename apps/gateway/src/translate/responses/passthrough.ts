@@ -7,7 +7,12 @@
  */
 import type { ResponseUsage as ModelResponseUsage } from '@modelgate/core';
 import type { SseEvent } from '../sse.js';
-import { type MeteredUsage, type StreamTransform, TerminableStream } from '../stream-base.js';
+import {
+  type MeteredUsage,
+  NO_USAGE,
+  type StreamTransform,
+  TerminableStream,
+} from '../stream-base.js';
 import { apiErrorType } from '../stream-errors.js';
 
 interface EventLike {
@@ -22,18 +27,28 @@ interface EventLike {
 const DELTAS = new Set(['response.output_text.delta', 'response.function_call_arguments.delta']);
 const FINAL = new Set(['response.completed', 'response.incomplete']);
 
-/** Token counts of a Responses API usage object, as the meter reads them. */
+/**
+ * Token counts of a Responses API usage object, as the meter reads them: `input_tokens` includes
+ * `input_tokens_details.cached_tokens`, which are billed apart as cache reads.
+ */
 export function responsesUsage(
   usage: Partial<ModelResponseUsage> | null | undefined,
 ): MeteredUsage {
-  return { inputTokens: usage?.input_tokens ?? null, outputTokens: usage?.output_tokens ?? null };
+  const input = usage?.input_tokens ?? null;
+  const cached = Math.min(input ?? 0, usage?.input_tokens_details?.cached_tokens ?? 0);
+  return {
+    ...NO_USAGE,
+    inputTokens: input === null ? null : input - cached,
+    outputTokens: usage?.output_tokens ?? null,
+    cacheReadTokens: cached,
+  };
 }
 
 export class ResponsesPassthroughStream
   extends TerminableStream
   implements StreamTransform<SseEvent>
 {
-  usage: MeteredUsage = { inputTokens: null, outputTokens: null };
+  usage: MeteredUsage = NO_USAGE;
   completed = false;
   private produced = '';
   private nextSequence = 0;
