@@ -3,7 +3,7 @@
  * Monday, a month from the 1st). MODELGATE_BUDGET_TIME_ZONE, default UTC.
  */
 import { z } from 'zod';
-import { isTimeZone } from '../budgets/period.js';
+import { isTimeZone } from '../budgets/index.js';
 import { variable } from './section.js';
 
 export interface BudgetSettings {

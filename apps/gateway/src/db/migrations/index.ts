@@ -9,6 +9,7 @@ import * as m004 from './004_ledger.js';
 import * as m005 from './005_usage_requests.js';
 import * as m006 from './006_audit.js';
 import * as m007 from './007_responses.js';
+import * as m009 from './009_budgets.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -21,4 +22,5 @@ export const migrations: Migration[] = [
   { name: '005_usage_requests', up: m005.up },
   { name: '006_audit', up: m006.up },
   { name: '007_responses', up: m007.up },
+  { name: '009_budgets', up: m009.up },
 ];
