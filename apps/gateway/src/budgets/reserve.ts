@@ -4,8 +4,8 @@
  * One statement, so under READ COMMITTED a concurrent UPDATE re-checks this WHERE against the newest
  * row version and no two instances can both pass the last units of a budget. Period bounds are
  * computed here (Intl, the configured zone) for all three kinds and the row picks its own.
- * Not yet called by billing: settlement and refunds must first give unspent units back to
- * `budget_spent` (only when the reservation's period is still the current one).
+ * Not yet called by billing: settlement must first give unspent units back through refundBudget
+ * (which credits only the period the reservation was made in).
  */
 import { sql } from 'kysely';
 import type { Executor } from '../billing/statements.js';
@@ -51,6 +51,28 @@ export async function reserveWithinBudget(
     where id = ${keyId}::bigint
       and (quota is null or used + ${units}::bigint <= quota)
       and (budget_amount is null or ${spentSoFar} + ${units}::bigint <= budget_amount)
+    returning id`.execute(t);
+  return res.rows.length === 1;
+}
+
+/**
+ * Gives `units` of a reservation back to the key's budget, but only while the period it was made in
+ * (`periodStart`, Unix seconds, read when reserving) is still the current one: after a rollover the
+ * new period never reserved them, so nothing is taken off it and `budget_spent` cannot go negative.
+ * Returns true when the budget was credited.
+ *
+ * @example
+ * await refundBudget(db, keyId, 400, reservedInPeriodStart);
+ */
+export async function refundBudget(
+  t: Executor,
+  keyId: number,
+  units: number,
+  periodStart: number,
+): Promise<boolean> {
+  const res = await sql`update api_keys
+    set budget_spent = greatest(budget_spent - ${units}::bigint, 0)
+    where id = ${keyId}::bigint and budget_period_start = ${periodStart}::bigint
     returning id`.execute(t);
   return res.rows.length === 1;
 }
