@@ -1,13 +1,14 @@
 /**
  * Configuration: environment variables (docs/design.md#running) plus an optional YAML file
  * (MODELGATE_CONFIG), read once at start. Each section is one zod schema over its variables
- * (`section.ts` says how): server, database, storage, limits, routing, video, callbacks. A bad value is a
+ * (`section.ts` says how): server, database, storage, limits, routing, video, callbacks, responses, budgets. A bad value is a
  * ConfigError naming the variable or YAML path, and main.ts exits with code 1.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { type BudgetSettings, budgetSection, budgetVariables } from './budgets.js';
 import { type CallbackSettings, callbackSection, callbackVariables } from './callbacks.js';
 import { type DatabaseSettings, databaseSection, databaseVariables } from './database.js';
 import { type LimitsSettings, limitsSection, limitsVariables } from './limits.js';
@@ -50,6 +51,7 @@ export const CONFIG_VARIABLES = {
   video: videoVariables,
   callbacks: callbackVariables,
   responses: responsesVariables,
+  budgets: budgetVariables,
 };
 
 export interface Config extends ServerSettings, DatabaseSettings, StorageSettings, LimitsSettings {
@@ -61,6 +63,8 @@ export interface Config extends ServerSettings, DatabaseSettings, StorageSetting
   callbacks: CallbackSettings;
   /** Responses API state retention (MODELGATE_RESPONSES_RETENTION_DAYS). */
   responses: ResponsesSettings;
+  /** The time zone budget periods start in (MODELGATE_BUDGET_TIME_ZONE). */
+  budgets: BudgetSettings;
   /** MODELGATE_CONFIG path, or null. */
   configPath: string | null;
   /** The parsed YAML (empty object without a file). */
@@ -140,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     video: readSection('video', videoSection, { env, file: file.video }),
     callbacks: readSection('callbacks', callbackSection, { env, file: file.callbacks }),
     responses: readSection('responses', responsesSection, { env }),
+    budgets: readSection('budgets', budgetSection, { env }),
     configPath,
     file,
     providers,

@@ -43,6 +43,10 @@ describe('a bad value stops the start, naming the variable and what it takes', (
       { MODELGATE_DRAIN_TIMEOUT_MS: '30s' },
       'MODELGATE_DRAIN_TIMEOUT_MS must be a whole number (got "30s")',
     ],
+    [
+      { MODELGATE_BUDGET_TIME_ZONE: 'Mars/Olympus_Mons' },
+      'MODELGATE_BUDGET_TIME_ZONE must be an IANA time zone such as Europe/Paris (got "Mars/Olympus_Mons")',
+    ],
     [{ PORT: '70000' }, 'PORT must be at most 65535 (got "70000")'],
     [{ CDN_URL: 'ftp://cdn.example.com' }, 'CDN_URL must be a http:// or https:// URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of debug, info, warn, error (got "loud")'],

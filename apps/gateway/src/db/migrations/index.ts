@@ -10,7 +10,8 @@ import * as m005 from './005_usage_requests.js';
 import * as m006 from './006_audit.js';
 import * as m007 from './007_responses.js';
 import * as m008 from './008_usage_cache.js';
-import * as m011 from './011_usage_hourly.js';
+import * as m009 from './009_budgets.js';
+import * as m010 from './010_usage_hourly.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -24,5 +25,6 @@ export const migrations: Migration[] = [
   { name: '006_audit', up: m006.up },
   { name: '007_responses', up: m007.up },
   { name: '008_usage_cache', up: m008.up },
-  { name: '011_usage_hourly', up: m011.up },
+  { name: '009_budgets', up: m009.up },
+  { name: '010_usage_hourly', up: m010.up },
 ];

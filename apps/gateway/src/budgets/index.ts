@@ -1,0 +1,14 @@
+/**
+ * Budgets: an amount of units per period on a key or a team, reset at local midnight in
+ * MODELGATE_BUDGET_TIME_ZONE. Importing this module also adds the budget columns and the `teams`
+ * table to the database type.
+ */
+
+export {
+  BUDGET_PERIODS,
+  type BudgetPeriod,
+  isTimeZone,
+  type PeriodBounds,
+  periodBounds,
+} from './period.js';
+export type { BudgetColumns, BudgetTables, TeamsTable } from './tables.js';

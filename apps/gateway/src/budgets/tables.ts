@@ -1,0 +1,39 @@
+/** Budgets' and teams' columns (migration 009_budgets). */
+import type { Generated } from 'kysely';
+import type { BudgetPeriod } from './period.js';
+
+declare module '../db/schema.js' {
+  interface DB extends BudgetTables {}
+}
+
+declare module '../db/account-tables.js' {
+  interface ApiKeysTable extends BudgetColumns {
+    /** The team whose budget this key's spend also counts against, or null. */
+    team_id: number | null;
+  }
+}
+
+/** A budget on a row: all null (spent 0) without one. Instants are Unix seconds. */
+export interface BudgetColumns {
+  /** Units allowed per period (the same units as quota). */
+  budget_amount: number | null;
+  budget_period: BudgetPeriod | null;
+  /** Units reserved or charged since `budget_period_start`. */
+  budget_spent: Generated<number>;
+  budget_period_start: number | null;
+  /** When the period resets (exclusive end). */
+  budget_period_end: number | null;
+}
+
+export interface TeamsTable extends BudgetColumns {
+  id: Generated<number>;
+  name: string;
+  /** Where this team's budget alerts go; null for the global alert URL. */
+  alert_url: string | null;
+  /** Unix seconds. */
+  created_at: number;
+}
+
+export interface BudgetTables {
+  teams: TeamsTable;
+}
