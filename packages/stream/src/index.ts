@@ -36,7 +36,6 @@ export {
   toSessionMessage,
 } from './session/messages.js';
 export { toResponseInput } from './session/response-items.js';
-export type { ResponsesRequestExtras } from './session/responses-turn.js';
 export {
   type ChatSessionState,
   type ChatStateStore,
@@ -52,6 +51,7 @@ export {
   DEFAULT_MESSAGES_MAX_TOKENS,
   type MessagesRequestExtras,
 } from './session/turn.js';
+export type { ResponsesRequestExtras } from './session/turn-request.js';
 export { readSseEvents, type SseEvent, SseParser, type SseParserCallbacks } from './sse.js';
 export {
   isFinalStatus,

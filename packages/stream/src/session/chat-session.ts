@@ -15,7 +15,6 @@ import {
   type SessionMessage,
   toSessionMessage,
 } from './messages.js';
-import type { ResponsesRequestExtras } from './responses-turn.js';
 import {
   type ChatSessionState,
   type ChatStateStore,
@@ -30,6 +29,7 @@ import {
   type TurnProgress,
   type TurnResult,
 } from './turn.js';
+import type { ResponsesRequestExtras } from './turn-request.js';
 
 /** What `onFinish` learns besides the finished message. */
 export interface ChatFinishDetails {

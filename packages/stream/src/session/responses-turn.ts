@@ -8,14 +8,11 @@ import {
   NotFoundError,
   type ResponseStreamEvent,
 } from '@modelgate/core';
-import { type ResponseStreamRequest, streamResponse } from '../responses.js';
+import { streamResponse } from '../responses.js';
 import { toChatMessages } from './messages.js';
 import { toResponseInput } from './response-items.js';
-import type { TurnRequest } from './turn.js';
+import type { ResponsesRequestExtras, TurnRequest } from './turn-request.js';
 import { emptyResult, progressOf, type TurnResult } from './turn-result.js';
-
-/** Request fields of `/v1/responses` sent with every turn besides `model` and `input`. */
-export type ResponsesRequestExtras = Partial<Omit<ResponseStreamRequest, 'model' | 'input'>>;
 
 /**
  * Streams one turn. With a continuation, only the messages after the stored response are sent,

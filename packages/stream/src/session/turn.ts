@@ -7,45 +7,25 @@ import type {
   FinishReason,
   Message,
   MessageStreamEvent,
-  ModelgateClient,
 } from '@modelgate/core';
-import { type ChatStreamRequest, streamChatCompletion } from '../chat.js';
-import type { StreamOptions } from '../event-stream.js';
-import { type MessageStreamRequest, streamMessage } from '../message.js';
-import { type SessionMessage, toChatMessages, toMessagesConversation } from './messages.js';
-import { type ResponsesRequestExtras, streamResponsesTurn } from './responses-turn.js';
-import { emptyResult, progressOf, type TurnProgress, type TurnResult } from './turn-result.js';
+import { streamChatCompletion } from '../chat.js';
+import { streamMessage } from '../message.js';
+import { toChatMessages, toMessagesConversation } from './messages.js';
+import { streamResponsesTurn } from './responses-turn.js';
+import type { ChatRequestExtras, MessagesRequestExtras, TurnRequest } from './turn-request.js';
+import { emptyResult, progressOf, type TurnResult } from './turn-result.js';
 
+export type {
+  ChatFormat,
+  ChatRequestExtras,
+  MessagesRequestExtras,
+  ResponsesRequestExtras,
+  TurnRequest,
+} from './turn-request.js';
 export type { TurnProgress, TurnResult } from './turn-result.js';
-
-/** Request fields of `/v1/chat/completions` sent with every turn besides `model` and `messages`. */
-export type ChatRequestExtras = Partial<Omit<ChatStreamRequest, 'model' | 'messages'>>;
-/** Request fields of `/v1/messages` sent with every turn besides `model` and `messages`. */
-export type MessagesRequestExtras = Partial<Omit<MessageStreamRequest, 'model' | 'messages'>>;
-
-/** Which endpoint a session talks to, with the extra fields that endpoint takes. */
-export type ChatFormat =
-  | { format: 'chat'; body?: ChatRequestExtras | undefined }
-  | { format: 'messages'; body?: MessagesRequestExtras | undefined }
-  | { format: 'responses'; body?: ResponsesRequestExtras | undefined };
 
 /** `/v1/messages` requires `max_tokens`; this is sent when `body.max_tokens` is not set. */
 export const DEFAULT_MESSAGES_MAX_TOKENS = 1024;
-
-export interface TurnRequest {
-  client: ModelgateClient;
-  model: string;
-  messages: readonly SessionMessage[];
-  format: ChatFormat;
-  options: StreamOptions;
-  /** Called after every increment of text or tool calls. */
-  onProgress: (progress: TurnProgress) => void;
-  /**
-   * Responses format only: a stored response that ends with `messages[0, after)`; the turn names
-   * it as `previous_response_id` and sends only the messages after it.
-   */
-  continuation?: { responseId: string; after: number } | undefined;
-}
 
 /** Streams one turn; rejects with the stream's error (or the abort reason). */
 export function streamTurn(request: TurnRequest): Promise<TurnResult> {
