@@ -3,7 +3,7 @@
 // and the real APIs' pairing rules between calls and results.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/index.js';
-import { argumentsFor } from '../src/text/tools.js';
+import { argumentsFor, planToolCalls } from '../src/text/tools.js';
 import { parseSse, postJson } from './helpers.js';
 
 let sim: Simulator;
@@ -33,6 +33,20 @@ describe('argumentsFor', () => {
     expect(args.unit).toBe('celsius');
     expect(args.days).toBe(2);
     expect(argumentsFor(weatherSchema, 42)).toEqual(args);
+  });
+});
+
+describe('planToolCalls', () => {
+  const tools = ['Agent', 'Read', 'Bash'].map((name) => ({ name, schema: { type: 'object' } }));
+  const auto = { mode: 'auto', parallel: true } as const;
+
+  it('calls the tools the user names, not those an agent CLI lists in a system reminder', () => {
+    const text =
+      'Use the Read tool on notes.txt.<system-reminder>Tools: Agent, Bash, Read</system-reminder>';
+    expect(planToolCalls(tools, auto, text, false)?.map((c) => c.name)).toEqual(['Read']);
+    expect(planToolCalls(tools, auto, 'Agent and Bash, please', false)?.map((c) => c.name)).toEqual(
+      ['Agent', 'Bash'],
+    );
   });
 });
 

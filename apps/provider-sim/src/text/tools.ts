@@ -78,6 +78,14 @@ export function argumentsFor(schema: unknown, seed: number, depth = 0): Record<s
 }
 
 /**
+ * The user's own words: agent CLIs append `<system-reminder>` blocks to the user turn that name
+ * every tool they have (Claude Code's list Agent, Bash, Skill…), which the user did not ask for.
+ */
+function usersOwnText(text: string): string {
+  return text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '');
+}
+
+/**
  * The calls the simulated model makes, or null when it answers with text (no tools, choice
  * `none`, or the conversation ends with a tool result: the model then reads it and replies).
  */
@@ -93,7 +101,8 @@ export function planToolCalls(
     const named = tools.find((tool) => tool.name === choice.name);
     chosen = named ? [named] : [];
   } else {
-    const mentioned = tools.filter((tool) => lastUserText.includes(tool.name));
+    const asked = usersOwnText(lastUserText);
+    const mentioned = tools.filter((tool) => asked.includes(tool.name));
     chosen = mentioned.length > 0 ? mentioned : [tools[0]!];
   }
   if (!choice.parallel) chosen = chosen.slice(0, 1);
