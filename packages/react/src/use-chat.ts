@@ -2,11 +2,11 @@
 import type { ChatToolCall, CompletionUsage, ModelgateError } from '@modelgate/core';
 import {
   type ChatFinishDetails,
-  type ChatFormat,
   type ChatRequestExtras,
   ChatSession,
   type ChatSessionOptions,
   type ChatStatus,
+  chatFormatOf,
   createBatchedView,
   type MessageInput,
   type MessagesRequestExtras,
@@ -168,7 +168,7 @@ export function useChat(options: UseChatOptions): UseChatResult {
     onFinish: options.onFinish,
     onError: options.onError,
   });
-  session.setFormat(formatOf(options));
+  session.setFormat(chatFormatOf(options));
   const view = useMemo(() => createBatchedView(session, createFrameBatcher), [session]);
   const state = useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot);
   useEffect(() => () => session.dispose(), [session]);
@@ -227,16 +227,4 @@ export function useChat(options: UseChatOptions): UseChatResult {
     cost: state.cost,
     toolCalls: state.toolCalls,
   };
-}
-
-/** The endpoint and its extra fields, as the session takes them. */
-function formatOf(options: UseChatOptions): ChatFormat {
-  switch (options.format) {
-    case 'messages':
-      return { format: 'messages', body: options.body };
-    case 'responses':
-      return { format: 'responses', body: options.body };
-    default:
-      return { format: 'chat', body: options.body };
-  }
 }

@@ -51,7 +51,11 @@ export {
   DEFAULT_MESSAGES_MAX_TOKENS,
   type MessagesRequestExtras,
 } from './session/turn.js';
-export type { ResponsesRequestExtras } from './session/turn-request.js';
+export {
+  type ChatFormatOption,
+  chatFormatOf,
+  type ResponsesRequestExtras,
+} from './session/turn-request.js';
 export { readSseEvents, type SseEvent, SseParser, type SseParserCallbacks } from './sse.js';
 export {
   isFinalStatus,

@@ -29,7 +29,11 @@ import {
   type TurnProgress,
   type TurnResult,
 } from './turn.js';
-import type { ResponsesRequestExtras } from './turn-request.js';
+import {
+  type ChatFormatOption,
+  chatFormatOf,
+  type ResponsesRequestExtras,
+} from './turn-request.js';
 
 /** What `onFinish` learns besides the finished message. */
 export interface ChatFinishDetails {
@@ -71,11 +75,7 @@ export interface ChatSessionSettings {
  * `/v1/responses`; `body` holds that endpoint's extra fields for every turn.
  */
 export type ChatSessionOptions = ChatSessionSettings &
-  (
-    | { format?: 'chat' | undefined; body?: ChatRequestExtras | undefined }
-    | { format: 'messages'; body?: MessagesRequestExtras | undefined }
-    | { format: 'responses'; body?: ResponsesRequestExtras | undefined }
-  ) & {
+  ChatFormatOption & {
     /** The conversation to start from (ids added where missing); ignored when `store` is given. */
     initialMessages?: readonly MessageInput[] | undefined;
     /** Where the state lives; default in memory. */
@@ -122,7 +122,7 @@ export class ChatSession {
   constructor(options: ChatSessionOptions) {
     const { store, initialMessages, format: _format, body: _body, ...settings } = options;
     this.settings = settings;
-    this.format = formatOf(options);
+    this.format = chatFormatOf(options);
     this.store =
       store ??
       createMemoryChatStore(initialChatState((initialMessages ?? []).map(toSessionMessage)));
@@ -334,17 +334,6 @@ export class ChatSession {
   private update(change: Partial<ChatSessionState>): void {
     this.store.set({ ...this.store.get(), ...change });
     for (const listener of [...this.listeners]) listener();
-  }
-}
-
-function formatOf(options: ChatSessionOptions): ChatFormat {
-  switch (options.format) {
-    case 'messages':
-      return { format: 'messages', body: options.body };
-    case 'responses':
-      return { format: 'responses', body: options.body };
-    default:
-      return { format: 'chat', body: options.body };
   }
 }
 

@@ -37,3 +37,27 @@ export interface TurnRequest {
    */
   continuation?: { responseId: string; after: number } | undefined;
 }
+
+/** How a session's options name the endpoint: `format` (default `chat`) and that endpoint's `body`. */
+export type ChatFormatOption =
+  | { format?: 'chat' | undefined; body?: ChatRequestExtras | undefined }
+  | { format: 'messages'; body?: MessagesRequestExtras | undefined }
+  | { format: 'responses'; body?: ResponsesRequestExtras | undefined };
+
+/**
+ * The endpoint a session's options name, as a turn takes it.
+ *
+ * @example
+ * chatFormatOf({ format: 'messages', body: { max_tokens: 512 } });
+ * // → { format: 'messages', body: { max_tokens: 512 } }
+ */
+export function chatFormatOf(option: ChatFormatOption): ChatFormat {
+  switch (option.format) {
+    case 'messages':
+      return { format: 'messages', body: option.body };
+    case 'responses':
+      return { format: 'responses', body: option.body };
+    default:
+      return { format: 'chat', body: option.body };
+  }
+}
