@@ -3,8 +3,8 @@
  * started as `pnpm start` starts it (demo mode: the simulator answers), on a Claude-style model
  * (native Messages) and a GPT-style one (translated to chat). Its home and config directory are
  * temporary; telemetry, error reporting, updates and other non-essential traffic are off, so it
- * talks only to the test's gateway. The prompt makes it call a tool (Read, the only one it is
- * given: see the note at `--tools`) before it answers.
+ * talks only to the test's gateway. It runs with its default tools; the prompt makes it call one
+ * (Read) before it answers.
  *
  * Checked: every request it sent was answered 2xx (the gateway's access log); its result is the
  * simulator's answer; and the cost: the key's charge for the session (its usage records) equals
@@ -186,11 +186,6 @@ describe('Claude Code claude -p', () => {
           'json',
           '--model',
           model,
-          // Only Read: the simulator calls every tool the last user turn names, and Claude Code's
-          // system reminders name them all (Agent, Bash, Skill…): with the default set it starts
-          // background agents and runs shell commands in a loop.
-          '--tools',
-          'Read',
         ],
         {
           HOME: home,
