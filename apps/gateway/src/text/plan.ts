@@ -4,7 +4,7 @@
  * pairs pass through; the rest are translated (src/translate/).
  */
 import type { TextDeployment, TextModel } from '../models/catalog.js';
-import type { TextOperation } from '../providers/text/types.js';
+import { type TextOperation, UpstreamError } from '../providers/text/types.js';
 import { AnthropicToOpenAiStream } from '../translate/anthropic-to-openai-stream.js';
 import {
   CHAT_TO_MESSAGES,
@@ -173,6 +173,15 @@ export function planUpstream(
   return chatToMessagesPlan(request, model, upstreamModel, includeUsage);
 }
 
+/** The least a Responses API answer has: an `output` list (the gateway reads it to keep state). */
+function isResponseObject(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as { output?: unknown }).output)
+  );
+}
+
 /**
  * A responses request on OpenAI's own `/v1/responses`, passed through. The responses service
  * sends this format only for a model whose every deployment is OpenAI's (any other goes through
@@ -191,6 +200,9 @@ function responsesPlan(
     passthrough: true,
     dropped: [],
     respond: (upstream) => {
+      if (!isResponseObject(upstream)) {
+        throw new UpstreamError('status', 'Upstream sent an answer that is not a response.', 502);
+      }
       const usage = responsesUsage((upstream as { usage?: ResponseUsageLike }).usage);
       return {
         body: upstream,

@@ -98,6 +98,13 @@ export function createTextService(deps: TextServiceDeps): TextService {
     const charge = await admit(request, model, ctx, deps);
     const clock = new OverheadClock(ctx.startedAt);
     const abort = ctx.abort ?? new AbortController();
+    // Nothing reached the client: the hold goes back (a no-op once settled) and the error is theirs.
+    const fail = (err: unknown): never => {
+      charge.refund();
+      const failure = clientFailure(err, catalog.mode !== 'config');
+      if (failure instanceof ApiError) failure.headers[OVERHEAD_HEADER] = clock.header();
+      throw failure;
+    };
     let answer: UpstreamJson | UpstreamStream;
     try {
       answer = await callUpstream(
@@ -107,12 +114,9 @@ export function createTextService(deps: TextServiceDeps): TextService {
         { router, metrics },
       );
     } catch (err) {
-      charge.refund();
-      const failure = clientFailure(err, catalog.mode !== 'config');
-      if (failure instanceof ApiError) failure.headers[OVERHEAD_HEADER] = clock.header();
-      throw failure;
+      return fail(err);
     }
-    if (answer.kind === 'json') return respondJson(answer, charge, clock);
+    if (answer.kind === 'json') return respondJson(answer, charge, clock).catch(fail);
     return relayStream(answer, { request, charge, abort, clock }, { router, log, metrics });
   }
 

@@ -122,6 +122,49 @@ function openAiAnswer(res: ServerResponse, mode: Mode, stream: boolean, legacy: 
   ]);
 }
 
+/** OpenAI's own Responses API (gpt models pass through to it): the same usage, Responses-shaped. */
+function responsesAnswer(res: ServerResponse, mode: Mode, stream: boolean) {
+  const usage = {
+    input_tokens: INPUT,
+    input_tokens_details: { cached_tokens: mode === 'READ' ? INPUT : 0 },
+    output_tokens: OUTPUT,
+    output_tokens_details: { reasoning_tokens: REASONING },
+    total_tokens: INPUT + OUTPUT,
+  };
+  const text = { type: 'output_text', text: 'ok', annotations: [] };
+  const message = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed' };
+  const response = (status: string, output: unknown[], usage: unknown) => ({
+    id: 'resp_standin',
+    object: 'response',
+    created_at: 1,
+    model: 'gpt-4o-mini',
+    status,
+    output,
+    usage,
+  });
+  const done = response('completed', [{ ...message, content: [text] }], usage);
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(done));
+    return;
+  }
+  const events: Array<Record<string, unknown>> = [
+    { type: 'response.created', response: response('in_progress', [], null) },
+    {
+      type: 'response.output_text.delta',
+      item_id: 'msg_1',
+      output_index: 0,
+      content_index: 0,
+      delta: 'ok',
+    },
+    { type: 'response.completed', response: done },
+  ];
+  sse(
+    res,
+    events.map((event, i) => [event.type as string, { ...event, sequence_number: i }]),
+  );
+}
+
 async function startStandIn(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
@@ -129,6 +172,9 @@ async function startStandIn(): Promise<{ url: string; close(): Promise<void> }> 
     const mode = (/MODE_(PLAIN|READ|WRITE5M|WRITE1H)/.exec(raw)?.[1] ?? 'PLAIN') as Mode;
     const stream = (JSON.parse(raw) as { stream?: boolean }).stream === true;
     if (req.url?.endsWith('/messages')) anthropicAnswer(res, mode, stream);
+    else if (req.url?.endsWith('/responses') && raw.includes('NOT_A_RESPONSE'))
+      openAiAnswer(res, mode, false, false);
+    else if (req.url?.endsWith('/responses')) responsesAnswer(res, mode, stream);
     else
       openAiAnswer(
         res,
@@ -256,6 +302,23 @@ describe('cache-aware billing against a stand-in upstream', () => {
       body: stream ? null : JSON.parse(text),
     };
   }
+
+  it('an upstream answer that is not a response is a 502, and nothing is charged', async () => {
+    const res = await gw.fetch('/v1/responses', {
+      method: 'POST',
+      key,
+      json: { model: 'gpt-4o-mini', input: 'NOT_A_RESPONSE' },
+    });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /not a response/,
+    );
+    const page = await gw.fetch(`/v1/usage/records?request_id=${res.headers.get('x-request-id')}`, {
+      key: gw.adminKey,
+    });
+    const records = ((await page.json()) as { data: UsageRecord[] }).data;
+    expect(records.reduce((sum, r) => sum + r.units, 0)).toBe(0);
+  });
 
   const formats = Object.keys(FORMATS) as Format[];
   describe.each([false, true])('stream: %s', (stream) => {

@@ -13,8 +13,10 @@ describe('prompt tokens of a stream cut short', () => {
   let key: string;
   let keyId: number;
   beforeAll(async () => {
-    // Paced tokens, so the cut lands after the first bytes reached the client (no failover).
-    gw = await startTestGateway({ simulator: { tokensPerSecond: 200 } });
+    // Paced tokens, so the cut lands well after the first bytes reached the client (no failover):
+    // 10 chunks at 100 tokens/s leave about 100 ms, which a loaded CI machine needed (3 chunks at
+    // 200/s left 15 ms, and the cut sometimes came before the gateway had read the first chunk).
+    gw = await startTestGateway({ simulator: { tokensPerSecond: 100 } });
     ({ key, id: keyId } = await gw.createKey());
   });
   afterAll(() => gw?.close());
@@ -35,7 +37,7 @@ describe('prompt tokens of a stream cut short', () => {
   async function cutAndBill(path: string, body: Record<string, unknown>): Promise<number> {
     gw.simulator!.faults.add({
       kind: 'drop-mid-stream',
-      afterChunks: 3,
+      afterChunks: 10,
       count: 1,
       match: { model: MODEL },
     });
