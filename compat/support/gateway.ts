@@ -73,11 +73,21 @@ async function waitReady(url: string, child: ChildProcess, output: string[]): Pr
   throw new Error(`gateway did not become ready in 60 s:\n${output.join('')}`);
 }
 
-/** Starts a demo-mode gateway; `env` adds to (or overrides) its environment. */
-export async function startGateway(env: Record<string, string> = {}): Promise<StartedGateway> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'mg-compat-'));
+interface Spawned {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<void>;
+  url: string;
+  cdnUrl: string;
+}
+
+/** One start on two ports found free a moment earlier (another process may take one meanwhile). */
+async function spawnGateway(
+  env: Record<string, string>,
+  dataDir: string,
+  adminKey: string,
+): Promise<Spawned> {
   const [port, cdnPort] = [await freePort(), await freePort()];
-  const adminKey = newKey();
   // Only what the gateway needs: no DATABASE_URL, REDIS_URL or provider keys from the test's own
   // environment, so this is the zero-setup start a new user gets.
   const child = spawn(process.execPath, ['--max-semi-space-size=8', '--liftoff-only', MAIN], {
@@ -99,10 +109,28 @@ export async function startGateway(env: Record<string, string> = {}): Promise<St
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child, output);
+  return { child, output, exited, url, cdnUrl: `http://127.0.0.1:${cdnPort}` };
+}
+
+/** Starts a demo-mode gateway; `env` adds to (or overrides) its environment. */
+export async function startGateway(env: Record<string, string> = {}): Promise<StartedGateway> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'mg-compat-'));
+  const adminKey = newKey();
+  // Test files start gateways side by side: a port taken between finding it free and binding it
+  // is tried again on new ports, twice at most.
+  let spawned: Spawned | undefined;
+  for (let attempt = 1; !spawned; attempt++) {
+    try {
+      spawned = await spawnGateway(env, dataDir, adminKey);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('already in use')) throw error;
+    }
+  }
+  const { child, output, exited, url, cdnUrl } = spawned;
 
   return {
     url,
-    cdnUrl: `http://127.0.0.1:${cdnPort}`,
+    cdnUrl,
     adminKey,
     output,
     async createKey(body = {}) {
