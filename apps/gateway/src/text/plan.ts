@@ -3,6 +3,7 @@
  * a non-streaming response comes back, and which stream transform carries the events. Same-format
  * pairs pass through; the rest are translated (src/translate/).
  */
+import type { ResponseUsage as ResponsesApiUsage } from '@modelgate/core';
 import type { TextDeployment, TextModel } from '../models/catalog.js';
 import { type TextOperation, UpstreamError } from '../providers/text/types.js';
 import { AnthropicToOpenAiStream } from '../translate/anthropic-to-openai-stream.js';
@@ -33,10 +34,15 @@ import {
   answerToolAsText,
   responseFormatPlan,
 } from '../translate/response-format.js';
-import { ResponsesPassthroughStream, responsesUsage } from '../translate/responses/passthrough.js';
+import { ResponsesPassthroughStream } from '../translate/responses/passthrough.js';
 import type { SseEvent } from '../translate/sse.js';
 import type { StreamMeter } from '../translate/stream-base.js';
-import { type TokenUsage, usageFromAnthropic, usageFromOpenAi } from '../translate/usage.js';
+import {
+  type TokenUsage,
+  usageFromAnthropic,
+  usageFromOpenAi,
+  usageFromResponses,
+} from '../translate/usage.js';
 import type {
   AnthropicMessage,
   AnthropicStreamEvent,
@@ -91,6 +97,12 @@ function openAiUsage(body: unknown): ResponseUsage | null {
 function anthropicUsage(body: unknown): ResponseUsage | null {
   const usage = (body as AnthropicMessage).usage;
   return usage ? usageFromAnthropic(usage) : null;
+}
+
+/** No usage when the answer reports no input count: the answer's text is counted instead. */
+function responsesApiUsage(body: unknown): ResponseUsage | null {
+  const usage = (body as { usage?: Partial<ResponsesApiUsage> | null }).usage;
+  return usage?.input_tokens == null ? null : usageFromResponses(usage);
 }
 
 function parseJson<T>(data: string): T | null {
@@ -203,20 +215,11 @@ function responsesPlan(
       if (!isResponseObject(upstream)) {
         throw new UpstreamError('status', 'Upstream sent an answer that is not a response.', 502);
       }
-      const usage = responsesUsage((upstream as { usage?: ResponseUsageLike }).usage);
-      return {
-        body: upstream,
-        usage:
-          usage.inputTokens === null
-            ? null
-            : { ...usage, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0 },
-      };
+      return { body: upstream, usage: responsesApiUsage(upstream) };
     },
     stream: () => pipe(new ResponsesPassthroughStream(), (event) => event),
   };
 }
-
-type ResponseUsageLike = Parameters<typeof responsesUsage>[0];
 
 /** A messages request on an OpenAI-format upstream. */
 function messagesToChatPlan(body: MessagesRequest, upstreamModel: string): UpstreamPlan {

@@ -4,6 +4,7 @@
  * prompt-cache writes by lifetime. Output includes reasoning tokens: both vendors count them
  * inside the output figure (`completion_tokens`, Responses `output_tokens`) and bill them as output.
  */
+import type { ResponseUsage as ResponsesApiUsage } from '@modelgate/core';
 import type { MeteredUsage } from './stream-base.js';
 import type { AnthropicUsage, OpenAiUsage } from './wire.js';
 
@@ -81,6 +82,16 @@ export function usageFromAnthropic(usage: Partial<AnthropicUsage>): TokenUsage {
 }
 
 /**
+ * OpenAI Responses API usage: `input_tokens` includes `input_tokens_details.cached_tokens`, as
+ * chat's `prompt_tokens` does; reasoning is inside `output_tokens`.
+ */
+export function usageFromResponses(usage: Partial<ResponsesApiUsage>): TokenUsage {
+  const input = count(usage.input_tokens);
+  const cached = Math.min(input, count(usage.input_tokens_details?.cached_tokens));
+  return { ...plainUsage(input - cached, count(usage.output_tokens)), cacheReadTokens: cached };
+}
+
+/**
  * What a stream meter keeps from the upstream's usage: input or output is null while the upstream
  * has not reported it (then the relay counts it instead).
  */
@@ -100,6 +111,16 @@ export function meteredFromOpenAi(usage: Partial<OpenAiUsage>): MeteredUsage {
     ...tokens,
     inputTokens: usage.prompt_tokens == null ? null : tokens.inputTokens,
     outputTokens: usage.completion_tokens == null ? null : tokens.outputTokens,
+  };
+}
+
+/** {@link meteredFromAnthropic} for a Responses API usage object. */
+export function meteredFromResponses(usage: Partial<ResponsesApiUsage>): MeteredUsage {
+  const tokens = usageFromResponses(usage);
+  return {
+    ...tokens,
+    inputTokens: usage.input_tokens == null ? null : tokens.inputTokens,
+    outputTokens: usage.output_tokens == null ? null : tokens.outputTokens,
   };
 }
 

@@ -14,6 +14,7 @@ import {
   TerminableStream,
 } from '../stream-base.js';
 import { apiErrorType } from '../stream-errors.js';
+import { meteredFromResponses } from '../usage.js';
 
 interface EventLike {
   type?: string;
@@ -26,23 +27,6 @@ interface EventLike {
 
 const DELTAS = new Set(['response.output_text.delta', 'response.function_call_arguments.delta']);
 const FINAL = new Set(['response.completed', 'response.incomplete']);
-
-/**
- * Token counts of a Responses API usage object, as the meter reads them: `input_tokens` includes
- * `input_tokens_details.cached_tokens`, which are billed apart as cache reads.
- */
-export function responsesUsage(
-  usage: Partial<ModelResponseUsage> | null | undefined,
-): MeteredUsage {
-  const input = usage?.input_tokens ?? null;
-  const cached = Math.min(input ?? 0, usage?.input_tokens_details?.cached_tokens ?? 0);
-  return {
-    ...NO_USAGE,
-    inputTokens: input === null ? null : input - cached,
-    outputTokens: usage?.output_tokens ?? null,
-    cacheReadTokens: cached,
-  };
-}
 
 export class ResponsesPassthroughStream
   extends TerminableStream
@@ -85,7 +69,7 @@ export class ResponsesPassthroughStream
     if (data.type && DELTAS.has(data.type) && typeof data.delta === 'string') {
       this.produced += data.delta;
     }
-    if (data.response?.usage) this.usage = responsesUsage(data.response.usage);
+    if (data.response?.usage) this.usage = meteredFromResponses(data.response.usage);
     if (data.type && FINAL.has(data.type)) {
       this.completed = true;
       this.ended = true;
