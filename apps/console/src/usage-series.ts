@@ -1,6 +1,6 @@
 // A usage report (already aggregated by the gateway) as chart series and CSV: one series per group
 // (a key or a model), one value per bucket.
-import type { UsageReport, UsageResult } from '@modelgate/core';
+import { addUsage, emptyUsage, type UsageReport, type UsageResult } from '@modelgate/core';
 
 export type GroupBy = 'key_id' | 'model';
 
@@ -23,16 +23,9 @@ function groupCell(report: UsageReport, r: UsageResult, field: 'key_id' | 'model
   return csvText(String(r[field] ?? ''));
 }
 
-function add(into: UsageResult, result: UsageResult): void {
-  into.requests += result.requests;
-  into.input_tokens += result.input_tokens;
-  into.cache_read_tokens += result.cache_read_tokens;
-  into.cache_write_5m_tokens += result.cache_write_5m_tokens;
-  into.cache_write_1h_tokens += result.cache_write_1h_tokens;
-  into.output_tokens += result.output_tokens;
-  into.video_seconds += result.video_seconds;
-  into.units += result.units;
-  into.cost = into.units / 1_000_000;
+/** A result's figures alone: every field but the grouping ones. */
+function figuresOf({ key_id, model, kind, other, ...figures }: UsageResult) {
+  return figures;
 }
 
 /** The groups of the report, the most expensive first. */
@@ -46,23 +39,13 @@ export function seriesOf(report: UsageReport, by: GroupBy): Series[] {
         one = {
           label,
           costs: report.data.map(() => 0),
-          total: {
-            ...result,
-            requests: 0,
-            input_tokens: 0,
-            cache_read_tokens: 0,
-            cache_write_5m_tokens: 0,
-            cache_write_1h_tokens: 0,
-            output_tokens: 0,
-            video_seconds: 0,
-            units: 0,
-            cost: 0,
-          },
+          // The group's fields (key, model, kind, other) with every figure at 0, to sum into.
+          total: { ...result, ...figuresOf(emptyUsage()) },
         };
         series.set(label, one);
       }
       one.costs[i] = (one.costs[i] ?? 0) + result.cost;
-      add(one.total, result);
+      addUsage(one.total, result);
     }
   });
   return [...series.values()].sort((a, b) => b.total.units - a.total.units);

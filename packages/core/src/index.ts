@@ -43,3 +43,4 @@ export {
   type RetryAfterSource,
   sleep,
 } from './retry.js';
+export { addUsage, emptyUsage } from './usage.js';

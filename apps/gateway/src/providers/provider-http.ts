@@ -10,6 +10,8 @@ import { describeErrorBody } from './error-body.js';
 import { classifyNetworkError, createAgent } from './text/http.js';
 import { type ProviderTimeouts, UpstreamError } from './text/types.js';
 
+type UndiciResponse = Awaited<ReturnType<Agent['request']>>;
+
 /** Largest answer read: `n` = 10 full-size images, base64-encoded, with room to spare. */
 const MAX_ANSWER_BYTES = 512 * 1024 * 1024;
 /** Longest error body kept. */
@@ -55,15 +57,7 @@ export class ProviderHttp {
     const headers: Record<string, string> = { ...this.headers, accept: 'application/json' };
     if (contentType) headers['content-type'] = contentType;
     const response = await this.open(method, path, headers, bytes, signal);
-    const text = await readText(response.body, MAX_ANSWER_BYTES, this.name);
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw statusError(this.name, response.statusCode, response.headers, text);
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new UpstreamError('status', `${this.name} sent an answer that is not JSON.`, 502);
-    }
+    return this.readJson(response, MAX_ANSWER_BYTES);
   }
 
   /**
@@ -71,28 +65,9 @@ export class ProviderHttp {
    * headers: call it only for a URL of the provider's own (the caller checks the host).
    */
   async getJson(url: string, signal: AbortSignal): Promise<unknown> {
-    const target = new URL(url);
-    let response: Awaited<ReturnType<Agent['request']>>;
-    try {
-      response = await this.agent.request({
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
-        method: 'GET',
-        headers: { ...this.headers, accept: 'application/json' },
-        signal,
-      });
-    } catch (error) {
-      throw classifyNetworkError(error, this.name);
-    }
-    const text = await readText(response.body, MAX_ERROR_BYTES * 16, this.name);
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw statusError(this.name, response.statusCode, response.headers, text);
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new UpstreamError('status', `${this.name} sent an answer that is not JSON.`, 502);
-    }
+    const headers = { ...this.headers, accept: 'application/json' };
+    const response = await this.getAbsolute(url, headers, signal);
+    return this.readJson(response, MAX_ERROR_BYTES * 16);
   }
 
   /**
@@ -115,18 +90,7 @@ export class ProviderHttp {
 
   /** A GET of a whole file at an absolute URL the provider handed out (its result images). */
   async download(url: string, signal: AbortSignal): Promise<Buffer> {
-    const target = new URL(url);
-    let response: Awaited<ReturnType<Agent['request']>>;
-    try {
-      response = await this.agent.request({
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
-        method: 'GET',
-        signal,
-      });
-    } catch (error) {
-      throw classifyNetworkError(error, this.name);
-    }
+    const response = await this.getAbsolute(url, {}, signal);
     if (response.statusCode !== 200) {
       await response.body.dump();
       throw new UpstreamError(
@@ -151,6 +115,39 @@ export class ProviderHttp {
 
   close(): Promise<void> {
     return this.agent.close();
+  }
+
+  /** The parsed JSON of a 2xx answer of at most `max` bytes; an UpstreamError otherwise. */
+  private async readJson(response: UndiciResponse, max: number): Promise<unknown> {
+    const text = await readText(response.body, max, this.name);
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      throw statusError(this.name, response.statusCode, response.headers, text);
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new UpstreamError('status', `${this.name} sent an answer that is not JSON.`, 502);
+    }
+  }
+
+  /** A GET of an absolute URL on the provider's pool; a network failure as an UpstreamError. */
+  private async getAbsolute(
+    url: string,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<UndiciResponse> {
+    const target = new URL(url);
+    try {
+      return await this.agent.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: 'GET',
+        headers,
+        signal,
+      });
+    } catch (error) {
+      throw classifyNetworkError(error, this.name);
+    }
   }
 
   private async open(

@@ -4,6 +4,7 @@
  * too, so a chart needs no gap-filling; `totals` sums the whole range.
  */
 import type { UsageBucket, UsageReport, UsageResult } from '@modelgate/core';
+import { addUsage, emptyUsage } from '@modelgate/core/usage';
 import { zUsageKind } from '@modelgate/core/zod';
 import { type Kysely, sql } from 'kysely';
 import { unitsToCredits } from '../billing/billing.js';
@@ -95,7 +96,7 @@ export async function usageReport(
       results.push(result);
       byBucket.set(bucket, results);
     } else {
-      others.set(bucket, addTo(others.get(bucket) ?? otherResult(), result));
+      others.set(bucket, addUsage(others.get(bucket) ?? otherResult(), result));
     }
   }
   for (const [bucket, other] of others) {
@@ -212,42 +213,9 @@ function toResult(row: AggregateRow): UsageResult {
   };
 }
 
-/** A result with no figures and no grouping field, to sum into. */
-function emptyResult(): UsageResult {
-  return {
-    object: 'usage_result',
-    key_id: null,
-    model: null,
-    kind: null,
-    requests: 0,
-    input_tokens: 0,
-    cache_read_tokens: 0,
-    cache_write_5m_tokens: 0,
-    cache_write_1h_tokens: 0,
-    output_tokens: 0,
-    video_seconds: 0,
-    units: 0,
-    cost: 0,
-  };
-}
-
-const otherResult = (): UsageResult => ({ ...emptyResult(), other: true });
-
-/** `into` with `result`'s figures added (its grouping fields stay as they are). */
-function addTo(into: UsageResult, result: UsageResult): UsageResult {
-  into.requests += result.requests;
-  into.input_tokens += result.input_tokens;
-  into.cache_read_tokens += result.cache_read_tokens;
-  into.cache_write_5m_tokens += result.cache_write_5m_tokens;
-  into.cache_write_1h_tokens += result.cache_write_1h_tokens;
-  into.output_tokens += result.output_tokens;
-  into.video_seconds += result.video_seconds;
-  into.units += result.units;
-  into.cost = unitsToCredits(into.units);
-  return into;
-}
+const otherResult = (): UsageResult => ({ ...emptyUsage(), other: true });
 
 /** The range's totals: every figure summed, no grouping field. */
 function sumOf(results: UsageResult[]): UsageResult {
-  return results.reduce(addTo, emptyResult());
+  return results.reduce(addUsage, emptyUsage());
 }
