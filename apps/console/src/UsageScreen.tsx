@@ -1,12 +1,12 @@
 // Usage over time (GET /v1/usage): the gateway buckets and sums; the screen picks the range, the
 // bucket width and the grouping, draws the groups, and exports the report as CSV.
-import type { ModelgateClient, UsageQuery } from '@modelgate/core';
+import { type ModelgateClient, type UsageQuery, usageCsv } from '@modelgate/core';
 import { useLoad } from '@modelgate/react';
 import { useCallback, useMemo, useState } from 'react';
 import { ErrorNote } from './ErrorNote.js';
 import { formatCredits } from './format.js';
 import { colourOf, UsageChart } from './UsageChart.js';
-import { type GroupBy, reportCsv, seriesOf } from './usage-series.js';
+import { type GroupBy, seriesOf } from './usage-series.js';
 
 const RANGES = {
   '24h': { label: 'last 24 hours', seconds: 86_400, bucket: '1h' },
@@ -48,7 +48,7 @@ export function UsageScreen({ client, admin }: { client: ModelgateClient; admin:
   const download = () => {
     if (!report) return;
     const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([reportCsv(report)], { type: 'text/csv' }));
+    link.href = URL.createObjectURL(new Blob([usageCsv(report)], { type: 'text/csv' }));
     link.download = `modelgate-usage-${report.bucket_width}-${report.start_time}.csv`;
     link.click();
     URL.revokeObjectURL(link.href);

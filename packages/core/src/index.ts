@@ -43,4 +43,4 @@ export {
   type RetryAfterSource,
   sleep,
 } from './retry.js';
-export { addUsage, emptyUsage } from './usage.js';
+export { addUsage, emptyUsage, usageCsv } from './usage.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addUsage, emptyUsage } from '../src/usage.js';
+import type { UsageReport } from '../src/index.js';
+import { addUsage, emptyUsage, usageCsv } from '../src/usage.js';
 
 describe('usage sums', () => {
   it('adds every figure and prices the summed units, keeping the grouping fields', () => {
@@ -37,5 +38,40 @@ describe('usage sums', () => {
     const a = emptyUsage();
     addUsage(a, { ...emptyUsage(), units: 5 });
     expect(emptyUsage().units).toBe(0);
+  });
+});
+
+describe('usageCsv', () => {
+  const report: UsageReport = {
+    object: 'usage_report',
+    start_time: 0,
+    end_time: 7200,
+    bucket_width: '1h',
+    group_by: ['model'],
+    data: [
+      {
+        object: 'usage_bucket',
+        start_time: 0,
+        end_time: 3600,
+        results: [
+          { ...emptyUsage(), model: 'a,"b"', requests: 1, units: 5, cost: 0.000005 },
+          { ...emptyUsage(), other: true, requests: 2, units: 7, cost: 0.000007 },
+        ],
+      },
+      { object: 'usage_bucket', start_time: 3600, end_time: 7200, results: [] },
+    ],
+    totals: emptyUsage(),
+  };
+
+  it('writes a row per result with usage, quoting what needs it and naming the rest other', () => {
+    const [header, ...rows] = usageCsv(report).split('\n');
+    expect(header).toBe(
+      'bucket_start,bucket_end,key_id,model,kind,requests,input_tokens,cache_read_tokens,cache_write_5m_tokens,cache_write_1h_tokens,output_tokens,video_seconds,units,cost',
+    );
+    expect(rows).toEqual([
+      '1970-01-01T00:00:00.000Z,1970-01-01T01:00:00.000Z,,"a,""b""",,1,0,0,0,0,0,0,5,0.000005',
+      '1970-01-01T00:00:00.000Z,1970-01-01T01:00:00.000Z,,other,,2,0,0,0,0,0,0,7,0.000007',
+      '',
+    ]);
   });
 });

@@ -101,9 +101,10 @@ Commands:
   keys revoke <id>              revoke a key for good (admin key)
   audit [--key ID] [--action A] [--limit N]
                                 who changed which key, when, before → after (admin key)
-  usage [--days N | --hours N] [--by model,key,kind] [--key ID] [--model M]
+  usage [--days N | --hours N] [--by model,key,kind] [--key ID] [--model M] [--csv]
                                 requests, tokens and credits per day (default: 7) or hour, UTC;
-                                every key's with the admin key, else the key's own
+                                every key's with the admin key, else the key's own; --csv
+                                prints a row per day or hour and group, for a spreadsheet
   config set <key> <value>      set a profile setting (keys: ${PROFILE_KEYS.join(', ')})
   config get <key>              print a setting as it resolves now
   config use <profile>          make a profile the default
@@ -119,6 +120,7 @@ Options:
                       for usage: only that model's usage
   --profile <name>    profile of the config file (env MODELGATE_PROFILE)
   --json              print JSON
+  --csv               usage: print CSV
   -h, --help          show this help
   -v, --version       print the version
 

@@ -15,6 +15,7 @@ export function parseWithNode(argv: readonly string[]) {
       api: { type: 'string' },
       profile: { type: 'string' },
       json: { type: 'boolean' },
+      csv: { type: 'boolean' },
       // Repeatable: an edit takes several input images (a video takes one).
       image: { type: 'string', multiple: true },
       mask: { type: 'string' },

@@ -13,10 +13,12 @@ export interface UsageCommand {
   groupBy: UsageGroupBy;
   keyId?: number;
   model?: string;
+  /** Print the report as CSV (a row per bucket and group) instead of the table. */
+  csv: boolean;
 }
 
 const USAGE_LINE =
-  'usage: modelgate usage [--days N | --hours N] [--by model,key,kind] [--key ID] [--model M]';
+  'usage: modelgate usage [--days N | --hours N] [--by model,key,kind] [--key ID] [--model M] [--csv]';
 
 /** What `--by` takes, and the `group_by` field each one is. */
 const GROUPS = new Map<string, UsageGroupBy[number]>([
@@ -34,7 +36,7 @@ const DEFAULT_DAYS = '7';
  * @example
  * ```ts
  * usageCommand([], { hours: '24', by: 'model' });
- * // → { name: 'usage', bucketWidth: '1h', buckets: 24, groupBy: ['model'] }
+ * // → { name: 'usage', bucketWidth: '1h', buckets: 24, groupBy: ['model'], csv: false }
  * ```
  */
 export function usageCommand(
@@ -45,6 +47,7 @@ export function usageCommand(
   if (values.days !== undefined && values.hours !== undefined) {
     return { message: 'usage takes --days or --hours, not both' };
   }
+  if (values.csv && values.json) return { message: 'usage takes --csv or --json, not both' };
   const hourly = values.hours !== undefined;
   const buckets = positiveInteger((hourly ? values.hours : values.days) ?? DEFAULT_DAYS);
   if (buckets === undefined) {
@@ -59,6 +62,7 @@ export function usageCommand(
     bucketWidth: hourly ? '1h' : '1d',
     buckets,
     groupBy,
+    csv: values.csv === true,
   };
   if (values.key !== undefined) {
     const keyId = positiveInteger(values.key);

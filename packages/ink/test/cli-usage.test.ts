@@ -76,6 +76,31 @@ describe('modelgate usage', () => {
     expect(lines[2]).toMatch(/^total {2}2 requests {2}/);
   });
 
+  it('--csv: a row per bucket and model, the same figures as the JSON', async () => {
+    const result = await runCli(['usage', '--by', 'model', '--csv'], { env: mine.env });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [header, ...rows] = result.stdout.trimEnd().split('\n');
+    const columns = header?.split(',') ?? [];
+    expect(columns.slice(0, 6)).toEqual([
+      'bucket_start',
+      'bucket_end',
+      'key_id',
+      'model',
+      'kind',
+      'requests',
+    ]);
+    const cell = (row: string, name: string) => row.split(',')[columns.indexOf(name)];
+    expect(rows.map((row) => cell(row, 'model')).sort()).toEqual([
+      'claude-haiku-4-5',
+      'gpt-4o-mini',
+    ]);
+    const sum = (name: string) => rows.reduce((total, row) => total + Number(cell(row, name)), 0);
+    expect(sum('requests')).toBe(mine.requests);
+    expect(sum('input_tokens')).toBe(mine.inputTokens);
+    expect(sum('output_tokens')).toBe(mine.outputTokens);
+    expect(cell(rows[0] ?? '', 'bucket_start')).toBe(`${today()}T00:00:00.000Z`);
+  });
+
   it('a normal key sees its own usage only; the admin key sees every key', async () => {
     const own = await runCli(['usage', '--by', 'key', '--json'], { env: mine.env });
     const report = zUsageReport.parse(JSON.parse(own.stdout));

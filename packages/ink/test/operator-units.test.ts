@@ -54,6 +54,7 @@ describe('usage arguments and query', () => {
       bucketWidth: '1d',
       buckets: 7,
       groupBy: [],
+      csv: false,
     });
     expect(
       command(['usage', '--hours', '24', '--by', 'kind,key,kind', '--key', '3', '-m', 'gpt-4o']),
@@ -64,21 +65,24 @@ describe('usage arguments and query', () => {
       groupBy: ['kind', 'key_id'],
       keyId: 3,
       model: 'gpt-4o',
+      csv: false,
     });
     expect(command(['usage', '--by', 'toString'])).toMatch(/^--by takes model, key, kind/);
+    expect(command(['usage', '--csv'])).toMatchObject({ name: 'usage', csv: true });
+    expect(command(['usage', '--csv', '--json'])).toBe('usage takes --csv or --json, not both');
   });
 
   it('asks for whole buckets ending with the current one', () => {
     const now = Date.UTC(2026, 0, 10, 15, 30) / 1000;
     const day = Date.UTC(2026, 0, 10) / 1000;
-    expect(usageQuery({ bucketWidth: '1d', buckets: 7, groupBy: [] }, now)).toEqual({
+    expect(usageQuery({ bucketWidth: '1d', buckets: 7, groupBy: [], csv: false }, now)).toEqual({
       bucket_width: '1d',
       start_time: day - 6 * 86_400,
       end_time: day + 86_400,
     });
     const hour = Date.UTC(2026, 0, 10, 15) / 1000;
     expect(
-      usageQuery({ bucketWidth: '1h', buckets: 1, groupBy: ['model'], keyId: 3 }, hour),
+      usageQuery({ bucketWidth: '1h', buckets: 1, groupBy: ['model'], keyId: 3, csv: false }, hour),
     ).toEqual({
       bucket_width: '1h',
       start_time: hour,

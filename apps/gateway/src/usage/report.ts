@@ -64,6 +64,8 @@ interface AggregateRow {
   key_id: number | string | null;
   model: string | null;
   kind: string | null;
+  /** The row sums the bucket's groups beyond the limit. */
+  other: boolean;
   requests: number | string;
   input_tokens: number | string;
   cache_read_tokens: number | string;
@@ -84,23 +86,12 @@ export async function usageReport(
   now: number,
 ): Promise<UsageReport> {
   const range = bucketRange(query, now);
-  const rows = await aggregate(db, query, range);
-  const listed = largestGroups(rows, query.groupLimit);
   const byBucket = new Map<number, UsageResult[]>();
-  const others = new Map<number, UsageResult>();
-  for (const row of rows) {
+  for (const row of await aggregate(db, query, range)) {
     const bucket = Number(row.bucket);
-    const result = toResult(row);
-    if (listed.has(groupOf(row))) {
-      const results = byBucket.get(bucket) ?? [];
-      results.push(result);
-      byBucket.set(bucket, results);
-    } else {
-      others.set(bucket, addUsage(others.get(bucket) ?? otherResult(), result));
-    }
-  }
-  for (const [bucket, other] of others) {
-    byBucket.set(bucket, [...(byBucket.get(bucket) ?? []), other]);
+    const results = byBucket.get(bucket) ?? [];
+    results.push(toResult(row));
+    byBucket.set(bucket, results);
   }
   const data: UsageBucket[] = [];
   for (let start = range.start; start < range.end; start += range.width) {
@@ -135,6 +126,12 @@ function source(query: UsageQuery) {
     : { table: sql`usage`, time: sql.ref('created_at'), requests: sql`count(*)` };
 }
 
+/**
+ * The sums per bucket and group, with the groups beyond `groupLimit` (ranked by their units over the
+ * whole range, ties broken by key id, model and kind) summed per bucket into one `other` row. The
+ * ranking runs in the database, so a report split per key over 10,000 keys sends at most
+ * (limit + 1) rows per bucket to this process instead of every key's every bucket.
+ */
 function aggregate(db: Kysely<DB>, query: UsageQuery, range: Range): Promise<AggregateRow[]> {
   // A field the report is not grouped by is selected as null, so one statement serves every
   // grouping and positional GROUP BY stays the same.
@@ -142,51 +139,45 @@ function aggregate(db: Kysely<DB>, query: UsageQuery, range: Range): Promise<Agg
     query.groupBy.includes(field) ? sql.ref(field) : sql`null`;
   const width = sql.lit(range.width);
   const from = source(query);
+  const listed = (field: UsageGroup) => sql`case when other then null else ${sql.ref(field)} end`;
   return sql<AggregateRow>`
-    select (${from.time} / ${width}) * ${width} as bucket,
-           ${grouped('key_id')} as key_id, ${grouped('model')} as model, ${grouped('kind')} as kind,
-           ${from.requests} as requests,
-           coalesce(sum(input_tokens), 0) as input_tokens,
-           coalesce(sum(cache_read_tokens), 0) as cache_read_tokens,
-           coalesce(sum(cache_write_5m_tokens), 0) as cache_write_5m_tokens,
-           coalesce(sum(cache_write_1h_tokens), 0) as cache_write_1h_tokens,
-           coalesce(sum(output_tokens), 0) as output_tokens,
-           coalesce(sum(seconds), 0) as seconds,
-           coalesce(sum(units), 0) as units
-    from ${from.table}
-    where ${from.time} >= ${range.start} and ${from.time} < ${range.end}
-      ${query.keyId === undefined ? sql`` : sql`and key_id = ${query.keyId}`}
-      ${query.model === undefined ? sql`` : sql`and model = ${query.model}`}
-    group by 1, 2, 3, 4
-    order by 1, 2, 3, 4`
+    with grouped as (
+      select (${from.time} / ${width}) * ${width} as bucket,
+             ${grouped('key_id')} as key_id, ${grouped('model')} as model,
+             ${grouped('kind')} as kind,
+             ${from.requests} as requests,
+             coalesce(sum(input_tokens), 0) as input_tokens,
+             coalesce(sum(cache_read_tokens), 0) as cache_read_tokens,
+             coalesce(sum(cache_write_5m_tokens), 0) as cache_write_5m_tokens,
+             coalesce(sum(cache_write_1h_tokens), 0) as cache_write_1h_tokens,
+             coalesce(sum(output_tokens), 0) as output_tokens,
+             coalesce(sum(seconds), 0) as seconds,
+             coalesce(sum(units), 0) as units
+      from ${from.table}
+      where ${from.time} >= ${range.start} and ${from.time} < ${range.end}
+        ${query.keyId === undefined ? sql`` : sql`and key_id = ${query.keyId}`}
+        ${query.model === undefined ? sql`` : sql`and model = ${query.model}`}
+      group by 1, 2, 3, 4
+    ), totalled as (
+      select grouped.*, sum(units) over (partition by key_id, model, kind) as group_units
+      from grouped
+    ), ranked as (
+      select totalled.*, dense_rank() over (order by group_units desc,
+               key_id nulls first, model nulls first, kind nulls first) > ${query.groupLimit} as other
+      from totalled
+    )
+    select bucket, ${listed('key_id')} as key_id, ${listed('model')} as model,
+           ${listed('kind')} as kind, other,
+           sum(requests) as requests, sum(input_tokens) as input_tokens,
+           sum(cache_read_tokens) as cache_read_tokens,
+           sum(cache_write_5m_tokens) as cache_write_5m_tokens,
+           sum(cache_write_1h_tokens) as cache_write_1h_tokens,
+           sum(output_tokens) as output_tokens, sum(seconds) as seconds, sum(units) as units
+    from ranked
+    group by 1, 2, 3, 4, 5
+    order by 1, 5, 2, 3, 4`
     .execute(db)
     .then((result) => result.rows);
-}
-
-const groupOf = (row: AggregateRow) => `${row.key_id}|${row.model}|${row.kind}`;
-
-/**
- * The `limit` groups with the most units over the range, ties broken by key id, model and kind: a
- * report split per key over 10,000 keys and 30 days would otherwise answer 48.7 MB
- * (`pnpm bench console`).
- */
-function largestGroups(rows: readonly AggregateRow[], limit: number): Set<string> {
-  const groups = new Map<string, { row: AggregateRow; units: number }>();
-  for (const row of rows) {
-    const group = groups.get(groupOf(row)) ?? { row, units: 0 };
-    group.units += Number(row.units);
-    groups.set(groupOf(row), group);
-  }
-  if (groups.size <= limit) return new Set(groups.keys());
-  const text = (value: unknown) => (value === null ? '' : String(value));
-  const ranked = [...groups.values()].sort(
-    (a, b) =>
-      b.units - a.units ||
-      Number(a.row.key_id ?? 0) - Number(b.row.key_id ?? 0) ||
-      text(a.row.model).localeCompare(text(b.row.model)) ||
-      text(a.row.kind).localeCompare(text(b.row.kind)),
-  );
-  return new Set(ranked.slice(0, limit).map((group) => groupOf(group.row)));
 }
 
 /** The kinds the API names; a kind it does not (none is written today) reads as null. */
@@ -210,10 +201,9 @@ function toResult(row: AggregateRow): UsageResult {
     video_seconds: Number(row.seconds),
     units,
     cost: unitsToCredits(units),
+    ...(row.other ? { other: true as const } : {}),
   };
 }
-
-const otherResult = (): UsageResult => ({ ...emptyUsage(), other: true });
 
 /** The range's totals: every figure summed, no grouping field. */
 function sumOf(results: UsageResult[]): UsageResult {

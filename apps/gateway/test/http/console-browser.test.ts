@@ -184,10 +184,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
       .trim()
       .split('\n');
     expect(csv[0]).toBe(
-      'bucket_start,bucket_end,key_id,model,requests,input_tokens,output_tokens,video_seconds,units,cost',
+      'bucket_start,bucket_end,key_id,model,kind,requests,input_tokens,cache_read_tokens,cache_write_5m_tokens,cache_write_1h_tokens,output_tokens,video_seconds,units,cost',
     );
     const keyRows = csv.filter((line) => line.split(',')[2] === String(id));
-    expect(keyRows.reduce((sum, line) => sum + Number(line.split(',')[8]), 0)).toBe(used);
+    expect(keyRows.reduce((sum, line) => sum + Number(line.split(',')[12]), 0)).toBe(used);
     await shot('usage');
 
     // The request in the log, opened by its x-request-id (and still open after a reload).

@@ -3,16 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyService } from '../../src/keys/keys.js';
 import { usageReport } from '../../src/usage/report.js';
-import { openTestDatabase, type TestDatabase } from '../support/index.js';
+import { eachDatabase, openTestDatabase, type TestDatabase } from '../support/index.js';
 
 const NOW = Math.floor(Date.now() / 1000);
 const HOUR = 3600;
 
-describe('group_limit', () => {
+describe.each(eachDatabase())('group_limit on $name', (target) => {
   let h: TestDatabase;
   let keys: number[];
   beforeAll(async () => {
-    h = await openTestDatabase({ name: 'pglite' });
+    h = await openTestDatabase(target);
     const service = createKeyService(h.db);
     keys = [];
     for (let i = 0; i < 5; i++)
@@ -67,5 +67,26 @@ describe('group_limit', () => {
     const results = r.data.flatMap((bucket) => bucket.results);
     expect(results).toHaveLength(10);
     expect(results.some((x) => x.other)).toBe(false);
+  });
+
+  it('ranks over the whole range and breaks ties by key id', async () => {
+    // Keys 0 and 1 (2,000 and 4,000 units so far) get 102,000 and 100,000 more: the same in all,
+    // more than any other key. The lower id is listed, the other is summed with the rest.
+    const tied = [keys[0], keys[1]].map((keyId, i) => ({
+      key_id: keyId as number,
+      kind: 'text',
+      model: 'gpt-4o-mini',
+      units: i === 0 ? 102_000 : 100_000,
+      created_at: NOW - (i === 0 ? 1 : 2) * HOUR - 60,
+    }));
+    await h.db.insertInto('usage').values(tied).execute();
+    try {
+      const r = await report(1);
+      const listed = r.data.flatMap((b) => b.results).filter((x) => !x.other);
+      expect(new Set(listed.map((x) => x.key_id))).toEqual(new Set([keys[0]]));
+      expect(r.totals.units).toBe(232_000);
+    } finally {
+      await h.db.deleteFrom('usage').where('units', 'in', [100_000, 102_000]).execute();
+    }
   });
 });

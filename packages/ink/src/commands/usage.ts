@@ -1,5 +1,10 @@
 // `modelgate usage`: requests, tokens and credits per day or hour, from `GET /v1/usage`.
-import type { ModelgateClient, UsageBucketWidth, UsageQuery } from '@modelgate/core';
+import {
+  type ModelgateClient,
+  type UsageBucketWidth,
+  type UsageQuery,
+  usageCsv,
+} from '@modelgate/core';
 import { formatUsageLines } from '../format-usage.js';
 import type { UsageCommand } from '../usage-args.js';
 import { type CommandIO, printResult } from './io.js';
@@ -16,11 +21,11 @@ export interface UsageCommandInput extends Omit<UsageCommand, 'name'> {
 /**
  * Prints the usage of the last `buckets` days or hours (the current one included) as a table: a
  * line per bucket and group that has usage, then a `total` line; `json` prints the gateway's
- * report, empty buckets included.
+ * report, empty buckets included; `csv` a row per bucket and group with usage, for a spreadsheet.
  *
  * @example
  * ```ts
- * const command = { bucketWidth: '1d', buckets: 7, groupBy: ['model'] } as const;
+ * const command = { bucketWidth: '1d', buckets: 7, groupBy: ['model'], csv: false } as const;
  * process.exitCode = await runUsageCommand({ client, json: false, ...command }, process);
  * ```
  */
@@ -28,9 +33,10 @@ export function runUsageCommand(input: UsageCommandInput, io: CommandIO): Promis
   return printResult(io, async () => {
     const query = usageQuery(input, Math.floor(Date.now() / 1000));
     const report = await input.client.usage.retrieve(query, { signal: io.signal });
-    return input.json
-      ? JSON.stringify(report, null, 2)
-      : formatUsageLines(report, io.stdout.isTTY === true).join('\n');
+    if (input.json) return JSON.stringify(report, null, 2);
+    // printResult ends the output with a line break; the CSV already ends its last row with one.
+    if (input.csv) return usageCsv(report).trimEnd();
+    return formatUsageLines(report, io.stdout.isTTY === true).join('\n');
   });
 }
 
