@@ -1,6 +1,6 @@
 // The things measured, each started in its own process against one simulator:
 //   direct    the simulator itself (the baseline every "added" figure subtracts)
-//   floor     bench/floor-proxy.mjs, a bare undici pass-through
+//   floor     bench/floor-proxy.mjs, a bare pass-through (floor:<via> for each way of writing it)
 //   modelgate apps/gateway/dist/main.js, with keys, quota, routing and metering on (PGlite)
 //   modelgate-pg the same on PostgreSQL (a fresh database, dropped when the target stops)
 //   portkey   @portkey-ai/gateway's own bin, told the simulator is an OpenAI-compatible custom host
@@ -21,6 +21,12 @@ const require = createRequire(import.meta.url);
 export const MODEL = 'gpt-4o-mini';
 const UPSTREAM_KEY = 'sk-bench-upstream';
 export const ALL_TARGETS = ['direct', 'floor', 'modelgate', 'modelgate-pg', 'portkey'];
+/**
+ * How `floor` proxies (bench/floor-proxy.mjs `--via`): the cheapest of the candidates there, as
+ * measured by `pnpm bench overhead --targets=floor:undici-stream,floor:http-stream,…` (BENCHMARKS.md).
+ * `floor:<via>` starts any candidate by name.
+ */
+export const FLOOR_VIA = 'undici-stream';
 
 /** A scratch directory for this run's logs and the gateway's PGlite data. */
 export function scratchDir() {
@@ -84,10 +90,18 @@ export async function startTarget(
       handle: null,
     };
   }
-  if (name === 'floor') {
+  if (name === 'floor' || name.startsWith('floor:')) {
+    const via = name === 'floor' ? FLOOR_VIA : name.slice('floor:'.length);
     const handle = await startNode({
       name,
-      args: [...nodeArgs, path.join(benchDir, 'floor-proxy.mjs'), '--upstream', `${simUrl}/openai`],
+      args: [
+        ...nodeArgs,
+        path.join(benchDir, 'floor-proxy.mjs'),
+        '--upstream',
+        `${simUrl}/openai`,
+        '--via',
+        via,
+      ],
       cpu,
       readyPattern: /listening on (http:\/\/\S+)/,
     });
