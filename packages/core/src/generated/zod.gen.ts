@@ -61,10 +61,12 @@ export const zTextBlock = z.looseObject({
  * `TextBlock` that may carry Anthropic's prompt-caching breakpoint.
  * `cache_control` is passed to Anthropic upstreams (the prefix up to
  * it is cached, and cache reads and writes are billed at the model's
- * cache prices) and dropped when the request is translated.
+ * cache prices) and dropped when the request is translated. Other
+ * keys (`citations`, …) are passed to messages-format upstreams as
+ * sent and left out in translation.
  *
  */
-export const zMessagesTextBlock = z.object({
+export const zMessagesTextBlock = z.looseObject({
     type: z.literal('text'),
     text: z.string(),
     cache_control: z.record(z.string(), z.unknown()).nullish()
@@ -593,8 +595,11 @@ export const zToolUseBlock = z.looseObject({
  * `image` (with `source`, as in `ImageBlock`) or a kind the vendor
  * added (`tool_reference`, `search_result`, …). Upstreams of the
  * messages format get every block as sent; for OpenAI-compatible
- * models the text blocks are the tool message's text and the rest is
- * dropped.
+ * models the text blocks, and other kinds with readable text (as in
+ * `VendorContentBlock`), are the tool message's text, images follow
+ * in the next user message, and the rest is dropped and listed in
+ * `x-modelgate-dropped-params` as
+ * `messages.*.content.*.content.*(<type>)`.
  *
  */
 export const zToolResultContentBlock = z.looseObject({
@@ -618,6 +623,25 @@ export const zToolResultBlock = z.looseObject({
         z.array(zToolResultContentBlock)
     ]).optional(),
     is_error: z.boolean().optional()
+});
+
+/**
+ * A content block of a kind this spec does not list (`document`,
+ * `search_result`, `tool_reference`, `container_upload`,
+ * `server_tool_use`, `web_search_tool_result`, …): the client's vendor
+ * owns it. Upstreams of the messages format get it as sent, byte for
+ * byte (`cache_control` included). For OpenAI-compatible models a
+ * block with readable text (a `text` string, a `content` string or
+ * text blocks, or a `document` whose `source` is text) becomes that
+ * text; any other is dropped and listed in `x-modelgate-dropped-params`
+ * as `messages.*.content.*(<type>)`. A block of a listed kind is
+ * checked against that kind's schema (a `text` block without `text`
+ * is a 400 naming `messages.N.content.M.text`), never taken as one of
+ * these.
+ *
+ */
+export const zVendorContentBlock = z.looseObject({
+    type: z.string().min(1).regex(/^(?!(?:text|image|tool_use|tool_result|thinking|redacted_thinking)$)/)
 });
 
 /**
@@ -689,24 +713,13 @@ export const zImageBlock = z.looseObject({
  * A content block of a request turn, by `type`.
  */
 export const zRequestContentBlock = z.union([
-    z.object({
-        type: z.literal('text')
-    }).and(zMessagesTextBlock),
-    z.object({
-        type: z.literal('image')
-    }).and(zImageBlock),
-    z.object({
-        type: z.literal('tool_use')
-    }).and(zToolUseBlock),
-    z.object({
-        type: z.literal('tool_result')
-    }).and(zToolResultBlock),
-    z.object({
-        type: z.literal('thinking')
-    }).and(zThinkingBlock),
-    z.object({
-        type: z.literal('redacted_thinking')
-    }).and(zRedactedThinkingBlock)
+    zMessagesTextBlock,
+    zImageBlock,
+    zToolUseBlock,
+    zToolResultBlock,
+    zThinkingBlock,
+    zRedactedThinkingBlock,
+    zVendorContentBlock
 ]);
 
 /**
@@ -714,9 +727,9 @@ export const zRequestContentBlock = z.union([
  * assistant turns, `tool_result` blocks in user turns. A `system` turn
  * (sent by current agents, e.g. Claude Code, beside the top-level
  * `system`) is passed as sent to upstreams of the messages format and
- * becomes a system message for OpenAI-compatible models. Other keys
- * are passed to messages-format upstreams as sent and left out in
- * translation.
+ * becomes a system message for OpenAI-compatible models. Another
+ * role is a 400 naming the three allowed. Other keys are passed to
+ * messages-format upstreams as sent and left out in translation.
  *
  */
 export const zMessageParam = z.looseObject({
