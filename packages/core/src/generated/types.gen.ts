@@ -2027,6 +2027,11 @@ export type ResponseTextFormat = {
  * One input item: a message (`type` `message` or absent, with `role`
  * and `content`), a `function_call`, a `function_call_output`, a
  * `custom_tool_call`, a `custom_tool_call_output` or a `reasoning` item.
+ * An item of another type (`mcp_list_tools`, `item_reference`, …), or
+ * a content part of another type, is passed as sent to OpenAI's own
+ * `/v1/responses` and, when the request is translated, dropped and
+ * listed in `x-modelgate-dropped-params` as `input.*(<type>)` or
+ * `input.*.content.*(<type>)`.
  *
  */
 export type ResponseInputItem = {
