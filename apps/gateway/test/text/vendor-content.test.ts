@@ -447,4 +447,24 @@ describe('the simulator', () => {
       expect(JSON.parse(text)).toMatchObject({ type: 'message', role: 'assistant' });
     });
   }
+
+  for (const model of ['gpt-4o-mini', 'claude-sonnet-4-5']) {
+    it(`answers responses input holding items of other types on ${model}`, async () => {
+      const { key } = await gw.createKey();
+      const res = await gw.fetch('/v1/responses', {
+        method: 'POST',
+        key,
+        json: {
+          model,
+          input: [
+            { type: 'item_reference', id: 'msg_0' },
+            { type: 'message', role: 'user', content: 'Hello there' },
+          ],
+        },
+      });
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      expect(JSON.parse(text)).toMatchObject({ object: 'response', status: 'completed' });
+    });
+  }
 });
