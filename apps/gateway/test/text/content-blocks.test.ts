@@ -1,8 +1,8 @@
 /**
  * The pieces behind vendor content: which blocks are of a listed kind, the readable text of a
  * block of any kind, the dropped list for a chat translation, a responses pivot that lists the
- * items it cannot map instead of refusing them, and a validated body put back in the client's
- * key order.
+ * items it cannot map instead of refusing them, system turns folded into `system`, and a
+ * validated body put back in the client's key order.
  */
 import { zCreateMessageRequest } from '@modelgate/core/zod';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,11 @@ import {
   resultPart,
 } from '../../src/translate/content-blocks.js';
 import { toChat } from '../../src/translate/responses/request.js';
+import {
+  type Conversation,
+  foldSystemTurns,
+  hasSystemTurns,
+} from '../../src/translate/system-turns.js';
 
 describe('readableText', () => {
   it.each([
@@ -178,5 +183,51 @@ describe('inClientOrder', () => {
       a: { type: 'url', url: 'u' },
     });
     expect(inClientOrder(sent, sent)).toBe(sent);
+  });
+});
+
+describe('foldSystemTurns', () => {
+  it('moves system turns, in order, to the end of system: text kept, readable text taken, the rest left out', () => {
+    const body = zCreateMessageRequest.parse({
+      model: 'm',
+      max_tokens: 8,
+      system: 'Be brief.',
+      messages: [
+        { role: 'system', content: 'First.' },
+        { role: 'user', content: 'Hi' },
+        {
+          role: 'system',
+          content: [
+            { type: 'text', text: 'Second.', cache_control: { type: 'ephemeral' } },
+            { type: 'document', source: { type: 'text', data: 'Third.' } },
+            { type: 'image', source: { type: 'url', url: 'https://e.com/a.png' } },
+            { type: 'container_upload', file_id: 'f' },
+          ],
+        },
+      ],
+    });
+    expect(hasSystemTurns(body)).toBe(true);
+    const folded = foldSystemTurns(body);
+    expect(folded.system).toEqual([
+      { type: 'text', text: 'Be brief.' },
+      { type: 'text', text: 'First.' },
+      { type: 'text', text: 'Second.', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'Third.' },
+    ]);
+    expect(folded.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+    expect(hasSystemTurns(folded)).toBe(false);
+    expect(folded.max_tokens).toBe(8);
+  });
+
+  it('keeps an array system as it is, and adds one without any', () => {
+    const turn = { role: 'system' as const, content: 'Later.' };
+    const user = { role: 'user' as const, content: 'Hi' };
+    const cached = { type: 'text' as const, text: 'A', cache_control: { type: 'ephemeral' } };
+    expect(foldSystemTurns({ system: [cached], messages: [user, turn] }).system).toEqual([
+      cached,
+      { type: 'text', text: 'Later.' },
+    ]);
+    const bare: Conversation = { messages: [turn, user] };
+    expect(foldSystemTurns(bare).system).toEqual([{ type: 'text', text: 'Later.' }]);
   });
 });

@@ -4,8 +4,9 @@
  * any block, Responses input items of other kinds — reaches an upstream of the client's format
  * byte for byte, and is turned into text or dropped and listed (`x-modelgate-dropped-params`) for
  * one of the other format; never a 500. Blocks of the listed kinds stay strictly checked, and a
- * role outside `user`, `assistant` and `system` is a 400 naming them. The upstream is a stand-in
- * that records the raw bytes it was sent.
+ * role outside `user`, `assistant` and `system` is a 400 naming them; `system` turns stay in
+ * place, or are folded into `system` for an upstream that refuses them. The upstream is a
+ * stand-in that records the raw bytes it was sent (`up-strict` refuses system turns).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -71,9 +72,25 @@ const RESPONSE = {
 };
 
 function answerFor(path: string): unknown {
+  if (path.endsWith('/count_tokens')) return { input_tokens: 77 };
   if (path.endsWith('/chat/completions')) return CHAT_COMPLETION;
   if (path.endsWith('/responses')) return RESPONSE;
   return MESSAGE;
+}
+
+/** Anthropic's answer to a `system` turn on a model that does not take them. */
+const SYSTEM_REFUSAL = {
+  type: 'error',
+  error: {
+    type: 'invalid_request_error',
+    message:
+      'messages: Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.',
+  },
+};
+
+/** The `up-strict` upstream model refuses system turns; the others take them. */
+function refusesSystemTurn(body: { model?: unknown; messages?: Array<{ role?: unknown }> }) {
+  return body.model === 'up-strict' && (body.messages ?? []).some((m) => m.role === 'system');
 }
 
 async function startRecorder() {
@@ -82,7 +99,14 @@ async function startRecorder() {
     let raw = '';
     for await (const part of req) raw += part;
     const path = req.url ?? '';
-    seen.push({ path, raw, body: JSON.parse(raw) });
+    const body = JSON.parse(raw);
+    seen.push({ path, raw, body });
+    if (refusesSystemTurn(body)) {
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify(SYSTEM_REFUSAL));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answerFor(path)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -215,6 +239,7 @@ describe('content the vendor owns', () => {
           models: [
             { id: 'vc-claude', deployments: [{ provider: 'claude', model: 'up-claude' }], price },
             { id: 'vc-gpt', deployments: [{ provider: 'gpt', model: 'up-gpt' }], price },
+            { id: 'vc-strict', deployments: [{ provider: 'claude', model: 'up-strict' }], price },
           ],
         },
       },
@@ -372,6 +397,72 @@ describe('content the vendor owns', () => {
     });
   });
 
+  describe('system turns', () => {
+    const withSystemTurn = (model: string) => ({
+      model,
+      max_tokens: 8,
+      system: 'Be brief.',
+      messages: [
+        { role: 'user', content: 'Hi' },
+        {
+          role: 'system',
+          content: [{ type: 'text', text: 'Answer in French.', cache_control: CACHE }],
+        },
+        { role: 'user', content: 'Say hello.' },
+      ],
+    });
+    const FOLDED = {
+      system: [
+        { type: 'text', text: 'Be brief.' },
+        { type: 'text', text: 'Answer in French.', cache_control: CACHE },
+      ],
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'user', content: 'Say hello.' },
+      ],
+    };
+
+    it('stay in place for an upstream that takes them', async () => {
+      const sent = withSystemTurn('vc-claude');
+      const res = await post('/v1/messages', sent);
+      expect(res.status, await res.text()).toBe(200);
+      expect(last().body.messages).toEqual(sent.messages);
+      expect(last().body.system).toBe('Be brief.');
+    });
+
+    it('are folded into system for an upstream that refuses them, then folded before they go', async () => {
+      const before = recorder.seen.length;
+      const first = await post('/v1/messages', withSystemTurn('vc-strict'));
+      expect(first.status, await first.text()).toBe(200);
+      // Sent as written, refused, sent again folded.
+      expect(recorder.seen.length).toBe(before + 2);
+      expect(recorder.seen[before]!.body.messages).toHaveLength(3);
+      expect(last().body).toMatchObject(FOLDED);
+      // The deployment is remembered: the next one goes folded, once.
+      const second = await post('/v1/messages', { ...withSystemTurn('vc-strict'), stream: false });
+      expect(second.status).toBe(200);
+      expect(recorder.seen.length).toBe(before + 3);
+      expect(last().body).toMatchObject(FOLDED);
+      const { max_tokens: _, ...count } = withSystemTurn('vc-strict');
+      const counted = await post('/v1/messages/count_tokens', count);
+      expect(counted.status, await counted.text()).toBe(200);
+      expect(recorder.seen.length).toBe(before + 4);
+      expect(last().path).toBe('/v1/messages/count_tokens');
+      expect(last().body).toMatchObject(FOLDED);
+    });
+
+    it('a body without system turns goes as sent to that upstream', async () => {
+      const res = await post('/v1/messages', {
+        model: 'vc-strict',
+        max_tokens: 8,
+        messages: [{ role: 'user', content: 'Hi' }],
+      });
+      expect(res.status).toBe(200);
+      expect(last().body.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+      expect(last().body.system).toBeUndefined();
+    });
+  });
+
   describe('responses input items of other kinds', () => {
     const input = [
       { type: 'message', role: 'user', content: 'What tools are there?' },
@@ -447,6 +538,36 @@ describe('the simulator', () => {
       expect(JSON.parse(text)).toMatchObject({ type: 'message', role: 'assistant' });
     });
   }
+
+  it('answers a conversation with a system turn on a Claude model, create and count', async () => {
+    const { key } = await gw.createKey();
+    const body = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 16,
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'system', content: 'Answer in French.' },
+        { role: 'user', content: 'Say hello.' },
+      ],
+    };
+    for (const stream of [false, true]) {
+      const res = await gw.fetch('/v1/messages', {
+        method: 'POST',
+        key,
+        json: { ...body, stream },
+      });
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      expect(text).toContain(stream ? 'message_stop' : '"type":"message"');
+    }
+    const { max_tokens: _, ...count } = body;
+    const counted = await gw.fetch('/v1/messages/count_tokens', {
+      method: 'POST',
+      key,
+      json: count,
+    });
+    expect(counted.status, await counted.text()).toBe(200);
+  });
 
   for (const model of ['gpt-4o-mini', 'claude-sonnet-4-5']) {
     it(`answers responses input holding items of other types on ${model}`, async () => {

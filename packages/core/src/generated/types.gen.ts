@@ -1129,8 +1129,9 @@ export type ToolResultContentBlock = {
  * One turn of a messages conversation. `tool_use` blocks belong in
  * assistant turns, `tool_result` blocks in user turns. A `system` turn
  * (sent by current agents, e.g. Claude Code, beside the top-level
- * `system`) is passed as sent to upstreams of the messages format and
- * becomes a system message for OpenAI-compatible models. Another
+ * `system`) is passed as sent to upstreams of the messages format
+ * (folded into the top-level `system` for one that refuses the role)
+ * and becomes a system message for OpenAI-compatible models. Another
  * role is a 400 naming the three allowed. Other keys are passed to
  * messages-format upstreams as sent and left out in translation.
  *
