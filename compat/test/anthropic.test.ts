@@ -4,7 +4,9 @@
  * simulator reports as a create's input tokens) and on a GPT model (the gateway's estimate), the
  * beta client's `?beta=true` path with `anthropic-beta`, a message with thinking, and content
  * blocks of kinds the gateway's spec does not list (`search_result`, `document`) as the SDK types
- * them: passed to the Claude model, their text kept (or dropped and listed) for the GPT one.
+ * them: passed to the Claude model, their text kept (or dropped and listed) for the GPT one; and
+ * a `system` turn inside `messages` (the SDK's `SystemMessageParam`), which the simulated
+ * Anthropic API refuses as the real one does on some models, so the gateway folds it.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { VERSION } from '@anthropic-ai/sdk/version';
@@ -105,5 +107,23 @@ describe(`@anthropic-ai/sdk ${VERSION} on Node ${process.versions.node}`, () => 
     expect(response.headers.get('x-modelgate-dropped-params')).toBe(
       'messages.*.content.*(document)',
     );
+  });
+
+  it('a system turn inside messages is answered on a Claude and a GPT model', async () => {
+    const withSystemTurn: Anthropic.MessageParam[] = [
+      { role: 'user', content: 'Hi' },
+      { role: 'system', content: 'Answer in French.' },
+      { role: 'user', content: 'Say hello.' },
+    ];
+    for (const model of ['claude-haiku-4-5', 'gpt-4o-mini']) {
+      const message = await client.messages.create({
+        model,
+        max_tokens: 16,
+        messages: withSystemTurn,
+      });
+      expect(message.type).toBe('message');
+      const counted = await client.messages.countTokens({ model, messages: withSystemTurn });
+      expect(counted.input_tokens).toBeGreaterThan(0);
+    }
   });
 });
