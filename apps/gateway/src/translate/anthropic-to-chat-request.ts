@@ -42,8 +42,11 @@ function blockText(block: RequestContentBlock): string | null {
 function toChatContent(blocks: readonly RequestContentBlock[]): ChatContentPart[] | string {
   const parts: ChatContentPart[] = [];
   for (const block of blocks) {
-    if (isKnownBlock(block) && block.type === 'image') parts.push(imagePartOfBlock(block));
-    else {
+    if (isKnownBlock(block) && block.type === 'image') {
+      // A vendor file has no chat form: content-blocks.ts lists it as dropped.
+      const image = imagePartOfBlock(block);
+      if (image) parts.push(image);
+    } else {
       const text = blockText(block);
       if (text !== null) parts.push({ type: 'text', text });
     }

@@ -88,8 +88,8 @@ export type ResultPart =
   | { kind: 'dropped' };
 
 /**
- * A tool result's inner block: an image the spec's ImageBlock describes, any block with readable
- * text, or dropped.
+ * A tool result's inner block: an image the spec's ImageBlock describes (by URL or data), any
+ * block with readable text, or dropped.
  *
  * @example
  * resultPart({ type: 'tool_reference', tool_name: 'Read' }); // { kind: 'dropped' }
@@ -97,13 +97,17 @@ export type ResultPart =
 export function resultPart(inner: { type: string; [key: string]: unknown }): ResultPart {
   if (inner.type === 'image') {
     const image = zImageBlock.safeParse(inner);
-    return image.success ? { kind: 'image', block: { ...image.data, type: 'image' } } : DROPPED;
+    if (!image.success || !hasChatForm(image.data)) return DROPPED;
+    return { kind: 'image', block: { ...image.data, type: 'image' } };
   }
   const text = readableText(inner);
   return text === null ? DROPPED : { kind: 'text', text };
 }
 
 const DROPPED: ResultPart = { kind: 'dropped' };
+
+/** An image chat can carry: by URL or data, not in the vendor's Files API. */
+const hasChatForm = (image: ImageBlock) => image.source.type !== 'file';
 
 /** How a dropped block is named in `x-modelgate-dropped-params`: its place, then its kind. */
 const droppedName = (place: string, type: string) => `${place}(${type})`;
@@ -113,6 +117,8 @@ function droppedOfTurn(content: readonly RequestContentBlock[], seen: Set<string
   for (const block of content) {
     if (!isKnownBlock(block)) {
       if (readableText(block) === null) seen.add(droppedName('messages.*.content.*', block.type));
+    } else if (block.type === 'image' && !hasChatForm(block)) {
+      seen.add(droppedName('messages.*.content.*', 'image'));
     } else if (block.type === 'tool_result' && Array.isArray(block.content)) {
       for (const inner of block.content) {
         if (resultPart(inner).kind === 'dropped')
@@ -124,8 +130,9 @@ function droppedOfTurn(content: readonly RequestContentBlock[], seen: Set<string
 
 /**
  * The blocks a translation to chat cannot carry, for `x-modelgate-dropped-params`: blocks of
- * kinds the spec does not list that have no readable text, in a turn or inside a tool result
- * (there, also an image the spec's ImageBlock does not describe). Each kind is named once per
+ * kinds the spec does not list that have no readable text, and images in the vendor's Files API,
+ * in a turn or inside a tool result (there, also an image the spec's ImageBlock does not
+ * describe). Each kind is named once per
  * place, so a long conversation gives a short list. Thinking blocks are not listed: they are the
  * other vendor's state, left out by design.
  *

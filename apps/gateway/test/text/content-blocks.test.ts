@@ -78,6 +78,8 @@ describe('isKnownBlock and resultPart', () => {
     expect(resultPart({ type: 'image', source: { type: 'file', file_id: 'f' } })).toEqual({
       kind: 'dropped',
     });
+    const file = { type: 'image', source: { type: 'file', file_id: 'file_1' } };
+    expect(resultPart(file)).toEqual({ kind: 'dropped' });
     expect(resultPart({ type: 'text', text: 'a' })).toEqual({ kind: 'text', text: 'a' });
     expect(resultPart({ type: 'tool_reference', tool_name: 'Read' })).toEqual({ kind: 'dropped' });
   });

@@ -160,7 +160,14 @@ const WEB_SEARCH_RESULT = {
   ],
 };
 
-const conversation = (model: string) => ({
+/** An image in Anthropic's Files API: the simulator has no files, so only the stand-in gets it. */
+const FILE_IMAGE = {
+  type: 'image',
+  source: { type: 'file', file_id: 'file_011CNha8iCJcU1wXNR6q4V8w' },
+  cache_control: CACHE,
+};
+
+const conversation = (model: string, extra: readonly unknown[] = []) => ({
   model,
   max_tokens: 64,
   tools: [
@@ -179,6 +186,7 @@ const conversation = (model: string) => ({
         PDF,
         SEARCH_RESULT,
         CONTAINER_UPLOAD,
+        ...extra,
         {
           type: 'image',
           source: { type: 'url', url: 'https://example.com/cat.png' },
@@ -271,7 +279,7 @@ describe('content the vendor owns', () => {
   }
 
   it('reach an Anthropic upstream byte for byte, cache breakpoints included, billed as cached', async () => {
-    const sent = conversation('vc-claude');
+    const sent = conversation('vc-claude', [FILE_IMAGE]);
     const res = await post('/v1/messages', sent);
     expect(res.status, await res.text()).toBe(200);
     expect(last().path).toBe('/v1/messages');
@@ -285,7 +293,7 @@ describe('content the vendor owns', () => {
   });
 
   it('become text for an OpenAI upstream where they have some; the rest is dropped and listed', async () => {
-    const res = await post('/v1/messages', conversation('vc-gpt'));
+    const res = await post('/v1/messages', conversation('vc-gpt', [FILE_IMAGE]));
     expect(res.status, await res.text()).toBe(200);
     expect(last().path).toBe('/v1/chat/completions');
     const messages = last().body.messages as Array<Record<string, unknown>>;
@@ -316,6 +324,7 @@ describe('content the vendor owns', () => {
       [
         'messages.*.content.*(document)',
         'messages.*.content.*(container_upload)',
+        'messages.*.content.*(image)',
         'messages.*.content.*(server_tool_use)',
         'messages.*.content.*(web_search_tool_result)',
         'messages.*.content.*.content.*(tool_reference)',

@@ -1194,10 +1194,13 @@ export type RedactedThinkingBlock = {
 
 /**
  * An image in a user turn: by URL (the URL of a file uploaded with
- * `POST /v1/files` works too) or as base64 data. Translated to an
+ * `POST /v1/files` works too), as base64 data, or by the `file_id` of
+ * a file uploaded to the vendor's own Files API. Translated to an
  * `image_url` part (a `data:` URL for base64) for OpenAI-compatible
- * models. Other keys (e.g. `cache_control`) are passed to messages-format
- * upstreams as sent and left out in translation.
+ * models; a vendor file cannot be, and is dropped and listed in
+ * `x-modelgate-dropped-params` as `messages.*.content.*(image)`. Other
+ * keys (e.g. `cache_control`) are passed to messages-format upstreams
+ * as sent and left out in translation.
  *
  */
 export type ImageBlock = {
@@ -1206,7 +1209,21 @@ export type ImageBlock = {
         type: 'url';
     } & ImageUrlSource) | ({
         type: 'base64';
-    } & ImageBase64Source);
+    } & ImageBase64Source) | ({
+        type: 'file';
+    } & ImageFileSource);
+    [key: string]: unknown;
+};
+
+/**
+ * An image uploaded to the vendor's own Files API (Anthropic's, with
+ * its `files-api-2025-04-14` beta), named by its id. Passed to
+ * messages-format upstreams as sent; no other upstream can read it.
+ *
+ */
+export type ImageFileSource = {
+    type: 'file';
+    file_id: string;
     [key: string]: unknown;
 };
 

@@ -668,6 +668,17 @@ export const zRedactedThinkingBlock = z.looseObject({
 });
 
 /**
+ * An image uploaded to the vendor's own Files API (Anthropic's, with
+ * its `files-api-2025-04-14` beta), named by its id. Passed to
+ * messages-format upstreams as sent; no other upstream can read it.
+ *
+ */
+export const zImageFileSource = z.looseObject({
+    type: z.literal('file'),
+    file_id: z.string().min(1)
+});
+
+/**
  * An image the model fetches from an `https:` or `http:` URL.
  */
 export const zImageUrlSource = z.object({
@@ -691,10 +702,13 @@ export const zImageBase64Source = z.object({
 
 /**
  * An image in a user turn: by URL (the URL of a file uploaded with
- * `POST /v1/files` works too) or as base64 data. Translated to an
+ * `POST /v1/files` works too), as base64 data, or by the `file_id` of
+ * a file uploaded to the vendor's own Files API. Translated to an
  * `image_url` part (a `data:` URL for base64) for OpenAI-compatible
- * models. Other keys (e.g. `cache_control`) are passed to messages-format
- * upstreams as sent and left out in translation.
+ * models; a vendor file cannot be, and is dropped and listed in
+ * `x-modelgate-dropped-params` as `messages.*.content.*(image)`. Other
+ * keys (e.g. `cache_control`) are passed to messages-format upstreams
+ * as sent and left out in translation.
  *
  */
 export const zImageBlock = z.looseObject({
@@ -705,7 +719,10 @@ export const zImageBlock = z.looseObject({
         }).and(zImageUrlSource),
         z.object({
             type: z.literal('base64')
-        }).and(zImageBase64Source)
+        }).and(zImageBase64Source),
+        z.object({
+            type: z.literal('file')
+        }).and(zImageFileSource)
     ])
 });
 
