@@ -34,6 +34,39 @@ describe('Anthropic count_tokens', () => {
     expect(body.input_tokens).toBeGreaterThan(10);
   });
 
+  it('counts the text of documents and search results, as create reports it', async () => {
+    const plain = (await (await count(request)).json()).input_tokens as number;
+    const words = 'The quarterly report says revenue grew by forty-two percent. '.repeat(20);
+    const withSources = {
+      ...request,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'document', source: { type: 'text', media_type: 'text/plain', data: words } },
+            {
+              type: 'search_result',
+              source: 'https://example.com',
+              title: 'Result',
+              content: [{ type: 'text', text: words }],
+            },
+            { type: 'text', text: 'How many tokens is this sentence, roughly?' },
+          ],
+        },
+      ],
+    };
+    const counted = (await (await count(withSources)).json()).input_tokens as number;
+    // Each source holds the same ≈ 220 tokens of text.
+    expect(counted - plain).toBeGreaterThan(400);
+    const created = await postJson(
+      `${sim.url}/anthropic/v1/messages`,
+      { ...withSources, max_tokens: 8 },
+      headers,
+    );
+    expect(created.status).toBe(200);
+    expect((await created.json()).usage.input_tokens).toBe(counted);
+  });
+
   it('counts tools and takes thinking and output_config, as the real endpoint', async () => {
     const plain = await (await count(request)).json();
     const tools = [

@@ -11,7 +11,8 @@ function pathOf(path: readonly PropertyKey[]): string {
   return path.map((p) => String(p)).join('.');
 }
 
-function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at a path of a body, undefined where the path leads nowhere. */
+export function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   let cur: unknown = body;
   for (const p of path) {
     if (cur === null || typeof cur !== 'object') return undefined;

@@ -20,7 +20,7 @@ import type { AuthKey } from '../keys/keys.js';
 import type { Logger } from '../observability/logger.js';
 import type { TextAnswer, TextRequestContext, TextService } from '../text/service.js';
 import { countInputTokens } from '../text/tokens.js';
-import { DROPPED_PARAMS_HEADER } from '../translate/dropped.js';
+import { DROPPED_PARAMS_HEADER, droppedParamsValue } from '../translate/dropped.js';
 import { type ChatPivot, inputItems, toChat } from '../translate/responses/request.js';
 import {
   type ChatCompletionLike,
@@ -145,7 +145,9 @@ export function createResponsesService(deps: {
     if (isNative(body.model)) return createNative(body, before, pivot, ctx);
     const answer = await text.generate({ format: 'chat', body: pivot.body }, ctx);
     const headers = { ...answer.headers };
-    const dropped = [headers[DROPPED_PARAMS_HEADER], ...pivot.dropped].filter(Boolean);
+    // The pivot's names hold the client's item kinds: encoded as every dropped name is.
+    const own = pivot.dropped.length > 0 ? droppedParamsValue(pivot.dropped) : undefined;
+    const dropped = [headers[DROPPED_PARAMS_HEADER], own].filter(Boolean);
     if (dropped.length > 0) headers[DROPPED_PARAMS_HEADER] = dropped.join(',');
     const items = [...before, ...inputItems(body.input)];
     const shell = responseShell(responsesId('resp_'), body, Math.floor(Date.now() / 1000));

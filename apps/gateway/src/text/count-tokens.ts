@@ -14,6 +14,7 @@ import type { Router } from '../routing/router.js';
 import { clientFailure } from './failure.js';
 import type { TextRequest } from './request.js';
 import { resolveModel } from './resolve.js';
+import { bodyFor, refoldAfter } from './system-turns.js';
 import { countInputTokens } from './tokens.js';
 import { countUpstreamError } from './upstream.js';
 
@@ -68,7 +69,26 @@ async function estimate(request: TextRequest): Promise<TokenCount> {
   return { inputTokens: await countInputTokens(request), source: 'estimate' };
 }
 
+/** The upstream's count; system turns folded into `system` for an upstream that refuses them. */
 async function upstreamCount(
+  request: TokenCountRequest,
+  deployment: TextDeployment,
+  signal: AbortSignal | undefined,
+  metrics: StandardMetrics | undefined,
+): Promise<TokenCount> {
+  const body = bodyFor(request.body, deployment);
+  const count = (sent: CountMessageTokensRequest) =>
+    countOnce({ ...request, body: sent }, deployment, signal, metrics);
+  try {
+    return await count(body);
+  } catch (err) {
+    const again = refoldAfter(err, body, deployment);
+    if (!again) throw err;
+    return count(again);
+  }
+}
+
+async function countOnce(
   request: TokenCountRequest,
   deployment: TextDeployment,
   signal: AbortSignal | undefined,

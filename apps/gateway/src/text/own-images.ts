@@ -5,9 +5,14 @@
  * inline images. Every other URL is passed on untouched for the provider to fetch.
  */
 
-import type { CreateResponseRequest, ImageBase64Source } from '@modelgate/core';
+import type {
+  CreateMessageRequest,
+  CreateResponseRequest,
+  ImageBase64Source,
+} from '@modelgate/core';
 import { badRequest } from '../errors/api-error.js';
 import type { FilesService } from '../files/index.js';
+import { isKnownBlock } from '../translate/content-blocks.js';
 import type { TextRequest } from './request.js';
 
 /** An image's bytes as both formats carry them inline. */
@@ -69,17 +74,25 @@ export function ownImageLoader(files: FilesService, cdnUrl: string): OwnImageLoa
 export async function inlineOwnImages(request: TextRequest, load: OwnImageLoader): Promise<void> {
   if (request.format === 'completion') return;
   if (request.format === 'responses') return inlineResponseImages(request.body, load);
+  if (request.format === 'messages') return inlineMessagesImages(request.body, load);
   for (const [i, message] of request.body.messages.entries()) {
     if (!Array.isArray(message.content)) continue;
     for (const [j, part] of message.content.entries()) {
-      const param = `messages.${i}.content.${j}`;
-      if (part.type === 'image_url') {
-        const image = await load(part.image_url.url, `${param}.image_url.url`);
-        if (image) part.image_url.url = `data:${image.mediaType};base64,${image.data}`;
-      } else if (part.type === 'image' && part.source.type === 'url') {
-        const image = await load(part.source.url, `${param}.source.url`);
-        if (image) part.source = { type: 'base64', media_type: image.mediaType, data: image.data };
-      }
+      if (part.type !== 'image_url') continue;
+      const image = await load(part.image_url.url, `messages.${i}.content.${j}.image_url.url`);
+      if (image) part.image_url.url = `data:${image.mediaType};base64,${image.data}`;
+    }
+  }
+}
+
+/** The same for a messages body: each `image` block's URL source that points at our CDN. */
+async function inlineMessagesImages(body: CreateMessageRequest, load: OwnImageLoader) {
+  for (const [i, message] of body.messages.entries()) {
+    if (!Array.isArray(message.content)) continue;
+    for (const [j, block] of message.content.entries()) {
+      if (!isKnownBlock(block) || block.type !== 'image' || block.source.type !== 'url') continue;
+      const image = await load(block.source.url, `messages.${i}.content.${j}.source.url`);
+      if (image) block.source = { type: 'base64', media_type: image.mediaType, data: image.data };
     }
   }
 }

@@ -7,6 +7,7 @@ import type { ResponseUsage as ResponsesApiUsage } from '@modelgate/core';
 import type { TextDeployment, TextModel } from '../models/catalog.js';
 import { type TextOperation, UpstreamError } from '../providers/text/types.js';
 import { AnthropicToOpenAiStream } from '../translate/anthropic-to-openai-stream.js';
+import { droppedBlocks } from '../translate/content-blocks.js';
 import {
   CHAT_TO_MESSAGES,
   COMPLETION_TO_MESSAGES,
@@ -227,7 +228,11 @@ function messagesToChatPlan(body: MessagesRequest, upstreamModel: string): Upstr
     operation: 'chat',
     body: anthropicToChatRequest(body, upstreamModel),
     passthrough: false,
-    dropped: [...droppedFields(body, MESSAGES_TO_CHAT), ...chatReasoningOf(body).dropped],
+    dropped: [
+      ...droppedFields(body, MESSAGES_TO_CHAT),
+      ...chatReasoningOf(body).dropped,
+      ...droppedBlocks(body.messages),
+    ],
     // Billed from the upstream's own usage, not the translated copy.
     respond: (upstream) => ({
       body: anthropicMessageFromChat(upstream as OpenAiChatCompletion),

@@ -4,6 +4,7 @@
  * (docs/design.md), with gpt-tokenizer loaded on first use so the hot path never pays
  * for its vocabulary.
  */
+import { readableText } from '../translate/content-blocks.js';
 import type { TextRequest } from './request.js';
 
 /** Per-message framing tokens in chat formats (role markers), as OpenAI documents ~3–4. */
@@ -114,7 +115,10 @@ export function promptOf(request: TextRequest): {
 /** A content block of either format, as far as counting its text goes. */
 type CountedBlock = { type: string; text?: string; content?: string | CountedBlock[] };
 
-/** The text pieces of a message's content: text parts, tool results' text, tool uses as JSON. */
+/**
+ * The text pieces of a message's content: text parts, tool results' text, tool uses as JSON, and
+ * the readable text of the vendor's other blocks (a text `document`, a `search_result`).
+ */
 function addContent(parts: string[], content: string | readonly CountedBlock[]): void {
   if (typeof content === 'string') {
     parts.push(content);
@@ -125,6 +129,10 @@ function addContent(parts: string[], content: string | readonly CountedBlock[]):
     else if (block.type === 'tool_result' && block.content !== undefined) {
       addContent(parts, block.content);
     } else if (block.type === 'tool_use') parts.push(JSON.stringify(block));
+    else {
+      const text = readableText(block);
+      if (text !== null) parts.push(text);
+    }
   }
 }
 

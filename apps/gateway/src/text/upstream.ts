@@ -12,6 +12,7 @@ import type { Router } from '../routing/router.js';
 import type { OverheadClock } from './overhead.js';
 import { planUpstream, type UpstreamPlan } from './plan.js';
 import { isStreaming, type TextRequest } from './request.js';
+import { bodyFor, refoldAfter } from './system-turns.js';
 
 /** An upstream's complete JSON answer. */
 export interface UpstreamJson {
@@ -47,27 +48,47 @@ export function callUpstream(
   ctx: CallContext,
   deps: { router: Router; metrics?: StandardMetrics },
 ): Promise<UpstreamJson | UpstreamStream> {
-  const streaming = isStreaming(request);
   return deps.router.run(model.deployments, async (deployment) => {
-    const plan = planUpstream(request, deployment, model);
-    const sentAt = performance.now();
+    const call = (sent: TextRequest) => attempt(sent, deployment, model, ctx, deps.metrics);
+    if (request.format !== 'messages') return call(request);
+    // System turns go as sent, or folded into `system` for an upstream that refuses them.
+    const body = bodyFor(request.body, deployment);
     try {
-      const response = await deployment.provider.send({
-        operation: plan.operation,
-        body: plan.body,
-        betas: request.format === 'messages' ? request.betas : undefined,
-        signal: ctx.signal,
-      });
-      if (!streaming) return await readJson(plan, deployment, response);
-      await firstChunk(deployment, response);
-      return { kind: 'stream', plan, deployment, response };
+      return await call({ ...request, body });
     } catch (err) {
-      if (err instanceof UpstreamError) countUpstreamError(deps.metrics, deployment, err);
-      throw err;
-    } finally {
-      ctx.clock.upstreamSince(sentAt);
+      const again = refoldAfter(err, body, deployment);
+      if (!again) throw err;
+      return call({ ...request, body: again });
     }
   });
+}
+
+/** One call of one deployment. */
+async function attempt(
+  request: TextRequest,
+  deployment: TextDeployment,
+  model: TextModel,
+  ctx: CallContext,
+  metrics: StandardMetrics | undefined,
+): Promise<UpstreamJson | UpstreamStream> {
+  const plan = planUpstream(request, deployment, model);
+  const sentAt = performance.now();
+  try {
+    const response = await deployment.provider.send({
+      operation: plan.operation,
+      body: plan.body,
+      betas: request.format === 'messages' ? request.betas : undefined,
+      signal: ctx.signal,
+    });
+    if (!isStreaming(request)) return await readJson(plan, deployment, response);
+    await firstChunk(deployment, response);
+    return { kind: 'stream', plan, deployment, response };
+  } catch (err) {
+    if (err instanceof UpstreamError) countUpstreamError(metrics, deployment, err);
+    throw err;
+  } finally {
+    ctx.clock.upstreamSince(sentAt);
+  }
 }
 
 async function readJson(

@@ -1,11 +1,17 @@
 /**
  * Anthropic messages request → chat completion request for an OpenAI-compatible upstream:
  * `system` becomes a system message, `tool_use` blocks become assistant `tool_calls` (input
- * object → JSON text), `tool_result` blocks become `tool` messages, and `stop_sequences` is cut to
- * the four stops OpenAI accepts.
+ * object → JSON text), `tool_result` blocks become `tool` messages, blocks of kinds the spec does
+ * not list become text when they have some (content-blocks.ts lists the others as dropped), and
+ * `stop_sequences` is cut to the four stops OpenAI accepts.
  */
-import type { ChatToolCall, RequestContentBlock } from '@modelgate/core';
-import { zImageBlock } from '@modelgate/core/zod';
+import type {
+  ChatToolCall,
+  ImageBlock,
+  RequestContentBlock,
+  ToolResultBlock,
+} from '@modelgate/core';
+import { isKnownBlock, readableText, resultPart } from './content-blocks.js';
 import { imagePartOfBlock } from './images.js';
 import { chatReasoningOf } from './reasoning.js';
 import { chatToolChoice, chatTools } from './request-tools.js';
@@ -20,19 +26,30 @@ import type {
 /** OpenAI accepts up to four stop sequences (docs/providers.md#1-openai). */
 const OPENAI_MAX_STOP = 4;
 
-/** The text of a turn's or a tool result's content: its text blocks, other kinds left out. */
-function anthropicContentText(
-  content: string | readonly { type: string; text?: unknown }[],
-): string {
+/** The text of a `system` turn or prompt: its text blocks, and the readable text of vendor blocks. */
+function anthropicContentText(content: string | readonly RequestContentBlock[]): string {
   if (typeof content === 'string') return content;
-  return content.map((block) => (block.type === 'text' ? String(block.text ?? '') : '')).join('');
+  return content.map((block) => blockText(block) ?? '').join('');
 }
 
+/** A block's text when the chat format can carry it as text, else null. */
+function blockText(block: RequestContentBlock): string | null {
+  if (!isKnownBlock(block)) return readableText(block);
+  return block.type === 'text' ? block.text : null;
+}
+
+/** Text and image blocks, and vendor blocks with readable text (as text); other kinds left out. */
 function toChatContent(blocks: readonly RequestContentBlock[]): ChatContentPart[] | string {
   const parts: ChatContentPart[] = [];
   for (const block of blocks) {
-    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
-    else if (block.type === 'image') parts.push(imagePartOfBlock(block));
+    if (isKnownBlock(block) && block.type === 'image') {
+      // A vendor file has no chat form: content-blocks.ts lists it as dropped.
+      const image = imagePartOfBlock(block);
+      if (image) parts.push(image);
+    } else {
+      const text = blockText(block);
+      if (text !== null) parts.push({ type: 'text', text });
+    }
   }
   const only = parts.length === 1 ? parts[0]! : null;
   if (only?.type === 'text') return only.text;
@@ -44,7 +61,7 @@ function assistantMessageOf(blocks: readonly RequestContentBlock[]): ChatMessage
   const calls: ChatToolCall[] = [];
   const text: RequestContentBlock[] = [];
   for (const block of blocks) {
-    if (block.type === 'tool_use') {
+    if (isKnownBlock(block) && block.type === 'tool_use') {
       calls.push({
         id: block.id,
         type: 'function',
@@ -58,6 +75,24 @@ function assistantMessageOf(blocks: readonly RequestContentBlock[]): ChatMessage
   return { role: 'assistant', content: empty ? null : content, tool_calls: calls };
 }
 
+/** A tool result as a `tool` message (its text) and the images it holds. */
+function toolResultOf(result: ToolResultBlock): { message: ChatMessage; images: ImageBlock[] } {
+  const images: ImageBlock[] = [];
+  let text = typeof result.content === 'string' ? result.content : '';
+  if (Array.isArray(result.content)) {
+    // Result blocks are open (any kind passes to a messages upstream): chat takes their text,
+    // and the images the spec's ImageBlock describes; content-blocks.ts lists the rest as dropped.
+    for (const inner of result.content) {
+      const part = resultPart(inner);
+      if (part.kind === 'text') text += part.text;
+      else if (part.kind === 'image') images.push(part.block);
+    }
+  }
+  // Chat has no error flag on a tool result: say it in the text the model reads.
+  const content = result.is_error ? `Error: ${text}` : text;
+  return { message: { role: 'tool', tool_call_id: result.tool_use_id, content }, images };
+}
+
 /**
  * A user turn's blocks as chat messages: its tool_result blocks become `tool` messages (their text
  * blocks), placed first because a tool message must directly follow the assistant message that
@@ -69,26 +104,13 @@ function userMessagesOf(blocks: readonly RequestContentBlock[]): ChatMessage[] {
   const rest: RequestContentBlock[] = [];
   const images: RequestContentBlock[] = [];
   for (const block of blocks) {
-    if (block.type !== 'tool_result') {
+    if (!isKnownBlock(block) || block.type !== 'tool_result') {
       rest.push(block);
       continue;
     }
-    const result = block;
-    if (Array.isArray(result.content)) {
-      for (const inner of result.content) {
-        // Result blocks are open (any kind passes to a messages upstream): an image is taken
-        // when it is one the spec's ImageBlock describes.
-        const image = inner.type === 'image' ? zImageBlock.safeParse(inner) : null;
-        if (image?.success) images.push({ ...image.data, type: 'image' });
-      }
-    }
-    const text = anthropicContentText(result.content ?? '');
-    // Chat has no error flag on a tool result: say it in the text the model reads.
-    out.push({
-      role: 'tool',
-      tool_call_id: result.tool_use_id,
-      content: result.is_error ? `Error: ${text}` : text,
-    });
+    const result = toolResultOf(block);
+    out.push(result.message);
+    images.push(...result.images);
   }
   rest.unshift(...images);
   if (rest.length > 0 || out.length === 0) out.push({ role: 'user', content: toChatContent(rest) });

@@ -2,7 +2,8 @@
  * Images between the two formats: a chat `image_url` part holds a URL, which is either a web
  * address or a `data:` URL carrying the bytes; a messages `image` block holds a source, either
  * `{type:'url'}` or `{type:'base64', media_type, data}`. A data URL and a base64 source are the
- * same thing spelt twice, so the mapping is lossless apart from chat's `detail` hint.
+ * same thing spelt twice, so the mapping is lossless apart from chat's `detail` hint. A source of
+ * `{type:'file', file_id}` is in the vendor's own Files API and has no chat form.
  */
 import type { ImageBase64Source, ImageBlock } from '@modelgate/core';
 import { badRequest } from '../errors/api-error.js';
@@ -44,8 +45,9 @@ function isImageMediaType(type: string): type is ImageBase64Source['media_type']
   return IMAGE_MEDIA_TYPES.has(type);
 }
 
-/** The URL of a source: a data URL for base64 data. */
-export function urlOfImageSource(source: ImageSource): string {
+/** The URL of a source: a data URL for base64 data; null for a file of the vendor's Files API. */
+export function urlOfImageSource(source: ImageSource): string | null {
+  if (source.type === 'file') return null;
   return source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
 }
 
@@ -54,7 +56,11 @@ export function imageBlockOfPart(part: ChatImagePart): ImageBlock {
   return { type: 'image', source: imageSourceOfUrl(part.image_url.url) };
 }
 
-/** A messages image block → a chat image part. */
-export function imagePartOfBlock(block: ImageBlock): ChatImagePart {
-  return { type: 'image_url', image_url: { url: urlOfImageSource(block.source) } };
+/**
+ * A messages image block → a chat image part; null for an image in the vendor's Files API, which
+ * no other upstream can read.
+ */
+export function imagePartOfBlock(block: ImageBlock): ChatImagePart | null {
+  const url = urlOfImageSource(block.source);
+  return url === null ? null : { type: 'image_url', image_url: { url } };
 }

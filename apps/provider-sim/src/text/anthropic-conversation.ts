@@ -2,7 +2,7 @@
 // what the simulated model answers (its key, the input tokens, the images it was shown).
 import { badRequest, isRecord } from '../errors.js';
 import { checkToolPairing } from './anthropic-tools.js';
-import { textOf } from './common.js';
+import { sourcedText, textOf } from './common.js';
 import { checkImageBlock } from './images.js';
 import { countTokens } from './tokens.js';
 
@@ -32,7 +32,7 @@ export function readConversation(messages: unknown[]): Conversation {
     const results = toolResultText(message.content);
     const blocks = readBlocks(message.content, i);
     images += blocks.images;
-    inputTokens += blocks.toolUseTokens;
+    inputTokens += blocks.toolUseTokens + blocks.sourcedTokens;
     if (blocks.hasToolBlocks) hasToolBlocks = true;
     inputTokens += countTokens(results);
     if (message.role === 'user') {
@@ -64,12 +64,15 @@ function checkTurn(message: unknown, i: number): Record<string, unknown> {
   return message;
 }
 
-/** The image and tool blocks of turn `i`: images checked and counted, tool_use input counted. */
+/**
+ * The image, tool and sourced blocks of turn `i`: images checked and counted, tool_use input and
+ * the text of documents and search results counted.
+ */
 function readBlocks(
   content: unknown,
   i: number,
-): { images: number; toolUseTokens: number; hasToolBlocks: boolean } {
-  const found = { images: 0, toolUseTokens: 0, hasToolBlocks: false };
+): { images: number; toolUseTokens: number; sourcedTokens: number; hasToolBlocks: boolean } {
+  const found = { images: 0, toolUseTokens: 0, sourcedTokens: 0, hasToolBlocks: false };
   if (!Array.isArray(content)) return found;
   for (const [j, block] of content.entries()) {
     if (!isRecord(block)) continue;
@@ -80,6 +83,7 @@ function readBlocks(
       found.hasToolBlocks = true;
       found.toolUseTokens += countTokens(JSON.stringify(block.input ?? {}));
     } else if (block.type === 'tool_result') found.hasToolBlocks = true;
+    else found.sourcedTokens += countTokens(sourcedText(block));
   }
   return found;
 }

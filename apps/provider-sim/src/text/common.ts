@@ -23,6 +23,22 @@ export function textOf(content: unknown): string {
   return '';
 }
 
+/**
+ * The text the model reads in an Anthropic `search_result` (its text blocks) or `document` (a
+ * `text` source's data, or a `content` source's text blocks), which Anthropic counts as input
+ * like any text; '' for other blocks and for PDFs, which the simulator does not read.
+ *
+ * @example
+ * sourcedText({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'A' } }); // 'A'
+ */
+export function sourcedText(block: Record<string, unknown>): string {
+  if (block.type === 'search_result') return textOf(block.content);
+  if (block.type !== 'document' || !isRecord(block.source)) return '';
+  const { source } = block;
+  if (source.type === 'text' && typeof source.data === 'string') return source.data;
+  return source.type === 'content' ? textOf(source.content) : '';
+}
+
 /** A random answer id after its provider's prefix (`chatcmpl-`, `msg_`, `call_`…). */
 export function newId(prefix: string): string {
   return prefix + randomBytes(12).toString('base64url');

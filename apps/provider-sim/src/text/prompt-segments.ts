@@ -1,7 +1,7 @@
 // The prompts of each API as the cache sees them (prompt-cache.ts): blocks in cache order, each with
 // roughly the tokens the simulator's own count gives it and its `cache_control` breakpoint.
 import { isRecord } from '../errors.js';
-import { textOf } from './common.js';
+import { sourcedText, textOf } from './common.js';
 import { breakpointOf, type PromptSegment } from './prompt-cache.js';
 import { countTokens } from './tokens.js';
 
@@ -13,7 +13,7 @@ function anthropicBlockTokens(block: unknown): number {
   if (typeof block.text === 'string') return countTokens(block.text);
   if (block.type === 'tool_use') return countTokens(JSON.stringify(block.input ?? {}));
   if (block.type === 'tool_result') return countTokens(textOf(block.content));
-  return 0;
+  return countTokens(sourcedText(block));
 }
 
 /** A Messages request: tools, then system blocks, then each turn's blocks. */

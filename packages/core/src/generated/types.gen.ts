@@ -273,7 +273,9 @@ export type TextBlock = {
  * `TextBlock` that may carry Anthropic's prompt-caching breakpoint.
  * `cache_control` is passed to Anthropic upstreams (the prefix up to
  * it is cached, and cache reads and writes are billed at the model's
- * cache prices) and dropped when the request is translated.
+ * cache prices) and dropped when the request is translated. Other
+ * keys (`citations`, …) are passed to messages-format upstreams as
+ * sent and left out in translation.
  *
  */
 export type MessagesTextBlock = {
@@ -285,6 +287,7 @@ export type MessagesTextBlock = {
     cache_control?: {
         [key: string]: unknown;
     } | null;
+    [key: string]: unknown;
 };
 
 /**
@@ -1109,8 +1112,11 @@ export type ToolResultBlock = {
  * `image` (with `source`, as in `ImageBlock`) or a kind the vendor
  * added (`tool_reference`, `search_result`, …). Upstreams of the
  * messages format get every block as sent; for OpenAI-compatible
- * models the text blocks are the tool message's text and the rest is
- * dropped.
+ * models the text blocks, and other kinds with readable text (as in
+ * `VendorContentBlock`), are the tool message's text, images follow
+ * in the next user message, and the rest is dropped and listed in
+ * `x-modelgate-dropped-params` as
+ * `messages.*.content.*.content.*(<type>)`.
  *
  */
 export type ToolResultContentBlock = {
@@ -1123,10 +1129,11 @@ export type ToolResultContentBlock = {
  * One turn of a messages conversation. `tool_use` blocks belong in
  * assistant turns, `tool_result` blocks in user turns. A `system` turn
  * (sent by current agents, e.g. Claude Code, beside the top-level
- * `system`) is passed as sent to upstreams of the messages format and
- * becomes a system message for OpenAI-compatible models. Other keys
- * are passed to messages-format upstreams as sent and left out in
- * translation.
+ * `system`) is passed as sent to upstreams of the messages format
+ * (folded into the top-level `system` for one that refuses the role)
+ * and becomes a system message for OpenAI-compatible models. Another
+ * role is a 400 naming the three allowed. Other keys are passed to
+ * messages-format upstreams as sent and left out in translation.
  *
  */
 export type MessageParam = {
@@ -1138,19 +1145,27 @@ export type MessageParam = {
 /**
  * A content block of a request turn, by `type`.
  */
-export type RequestContentBlock = ({
-    type: 'text';
-} & MessagesTextBlock) | ({
-    type: 'image';
-} & ImageBlock) | ({
-    type: 'tool_use';
-} & ToolUseBlock) | ({
-    type: 'tool_result';
-} & ToolResultBlock) | ({
-    type: 'thinking';
-} & ThinkingBlock) | ({
-    type: 'redacted_thinking';
-} & RedactedThinkingBlock);
+export type RequestContentBlock = MessagesTextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock | VendorContentBlock;
+
+/**
+ * A content block of a kind this spec does not list (`document`,
+ * `search_result`, `tool_reference`, `container_upload`,
+ * `server_tool_use`, `web_search_tool_result`, …): the client's vendor
+ * owns it. Upstreams of the messages format get it as sent, byte for
+ * byte (`cache_control` included). For OpenAI-compatible models a
+ * block with readable text (a `text` string, a `content` string or
+ * text blocks, or a `document` whose `source` is text) becomes that
+ * text; any other is dropped and listed in `x-modelgate-dropped-params`
+ * as `messages.*.content.*(<type>)`. A block of a listed kind is
+ * checked against that kind's schema (a `text` block without `text`
+ * is a 400 naming `messages.N.content.M.text`), never taken as one of
+ * these.
+ *
+ */
+export type VendorContentBlock = {
+    type: string;
+    [key: string]: unknown;
+};
 
 /**
  * The model's thinking, sent back in an assistant turn as the model
@@ -1179,10 +1194,13 @@ export type RedactedThinkingBlock = {
 
 /**
  * An image in a user turn: by URL (the URL of a file uploaded with
- * `POST /v1/files` works too) or as base64 data. Translated to an
+ * `POST /v1/files` works too), as base64 data, or by the `file_id` of
+ * a file uploaded to the vendor's own Files API. Translated to an
  * `image_url` part (a `data:` URL for base64) for OpenAI-compatible
- * models. Other keys (e.g. `cache_control`) are passed to messages-format
- * upstreams as sent and left out in translation.
+ * models; a vendor file cannot be, and is dropped and listed in
+ * `x-modelgate-dropped-params` as `messages.*.content.*(image)`. Other
+ * keys (e.g. `cache_control`) are passed to messages-format upstreams
+ * as sent and left out in translation.
  *
  */
 export type ImageBlock = {
@@ -1191,7 +1209,21 @@ export type ImageBlock = {
         type: 'url';
     } & ImageUrlSource) | ({
         type: 'base64';
-    } & ImageBase64Source);
+    } & ImageBase64Source) | ({
+        type: 'file';
+    } & ImageFileSource);
+    [key: string]: unknown;
+};
+
+/**
+ * An image uploaded to the vendor's own Files API (Anthropic's, with
+ * its `files-api-2025-04-14` beta), named by its id. Passed to
+ * messages-format upstreams as sent; no other upstream can read it.
+ *
+ */
+export type ImageFileSource = {
+    type: 'file';
+    file_id: string;
     [key: string]: unknown;
 };
 
@@ -2013,6 +2045,11 @@ export type ResponseTextFormat = {
  * One input item: a message (`type` `message` or absent, with `role`
  * and `content`), a `function_call`, a `function_call_output`, a
  * `custom_tool_call`, a `custom_tool_call_output` or a `reasoning` item.
+ * An item of another type (`mcp_list_tools`, `item_reference`, …), or
+ * a content part of another type, is passed as sent to OpenAI's own
+ * `/v1/responses` and, when the request is translated, dropped and
+ * listed in `x-modelgate-dropped-params` as `input.*(<type>)` or
+ * `input.*.content.*(<type>)`.
  *
  */
 export type ResponseInputItem = {

@@ -61,10 +61,12 @@ export const zTextBlock = z.looseObject({
  * `TextBlock` that may carry Anthropic's prompt-caching breakpoint.
  * `cache_control` is passed to Anthropic upstreams (the prefix up to
  * it is cached, and cache reads and writes are billed at the model's
- * cache prices) and dropped when the request is translated.
+ * cache prices) and dropped when the request is translated. Other
+ * keys (`citations`, …) are passed to messages-format upstreams as
+ * sent and left out in translation.
  *
  */
-export const zMessagesTextBlock = z.object({
+export const zMessagesTextBlock = z.looseObject({
     type: z.literal('text'),
     text: z.string(),
     cache_control: z.record(z.string(), z.unknown()).nullish()
@@ -593,8 +595,11 @@ export const zToolUseBlock = z.looseObject({
  * `image` (with `source`, as in `ImageBlock`) or a kind the vendor
  * added (`tool_reference`, `search_result`, …). Upstreams of the
  * messages format get every block as sent; for OpenAI-compatible
- * models the text blocks are the tool message's text and the rest is
- * dropped.
+ * models the text blocks, and other kinds with readable text (as in
+ * `VendorContentBlock`), are the tool message's text, images follow
+ * in the next user message, and the rest is dropped and listed in
+ * `x-modelgate-dropped-params` as
+ * `messages.*.content.*.content.*(<type>)`.
  *
  */
 export const zToolResultContentBlock = z.looseObject({
@@ -621,6 +626,25 @@ export const zToolResultBlock = z.looseObject({
 });
 
 /**
+ * A content block of a kind this spec does not list (`document`,
+ * `search_result`, `tool_reference`, `container_upload`,
+ * `server_tool_use`, `web_search_tool_result`, …): the client's vendor
+ * owns it. Upstreams of the messages format get it as sent, byte for
+ * byte (`cache_control` included). For OpenAI-compatible models a
+ * block with readable text (a `text` string, a `content` string or
+ * text blocks, or a `document` whose `source` is text) becomes that
+ * text; any other is dropped and listed in `x-modelgate-dropped-params`
+ * as `messages.*.content.*(<type>)`. A block of a listed kind is
+ * checked against that kind's schema (a `text` block without `text`
+ * is a 400 naming `messages.N.content.M.text`), never taken as one of
+ * these.
+ *
+ */
+export const zVendorContentBlock = z.looseObject({
+    type: z.string().min(1).regex(/^(?!(?:text|image|tool_use|tool_result|thinking|redacted_thinking)$)/)
+});
+
+/**
  * The model's thinking, sent back in an assistant turn as the model
  * produced it: upstreams of the messages format get it byte for byte
  * (its `signature` lets the vendor check it); OpenAI-compatible models
@@ -641,6 +665,17 @@ export const zThinkingBlock = z.looseObject({
 export const zRedactedThinkingBlock = z.looseObject({
     type: z.literal('redacted_thinking'),
     data: z.string()
+});
+
+/**
+ * An image uploaded to the vendor's own Files API (Anthropic's, with
+ * its `files-api-2025-04-14` beta), named by its id. Passed to
+ * messages-format upstreams as sent; no other upstream can read it.
+ *
+ */
+export const zImageFileSource = z.looseObject({
+    type: z.literal('file'),
+    file_id: z.string().min(1)
 });
 
 /**
@@ -667,10 +702,13 @@ export const zImageBase64Source = z.object({
 
 /**
  * An image in a user turn: by URL (the URL of a file uploaded with
- * `POST /v1/files` works too) or as base64 data. Translated to an
+ * `POST /v1/files` works too), as base64 data, or by the `file_id` of
+ * a file uploaded to the vendor's own Files API. Translated to an
  * `image_url` part (a `data:` URL for base64) for OpenAI-compatible
- * models. Other keys (e.g. `cache_control`) are passed to messages-format
- * upstreams as sent and left out in translation.
+ * models; a vendor file cannot be, and is dropped and listed in
+ * `x-modelgate-dropped-params` as `messages.*.content.*(image)`. Other
+ * keys (e.g. `cache_control`) are passed to messages-format upstreams
+ * as sent and left out in translation.
  *
  */
 export const zImageBlock = z.looseObject({
@@ -681,7 +719,10 @@ export const zImageBlock = z.looseObject({
         }).and(zImageUrlSource),
         z.object({
             type: z.literal('base64')
-        }).and(zImageBase64Source)
+        }).and(zImageBase64Source),
+        z.object({
+            type: z.literal('file')
+        }).and(zImageFileSource)
     ])
 });
 
@@ -689,34 +730,24 @@ export const zImageBlock = z.looseObject({
  * A content block of a request turn, by `type`.
  */
 export const zRequestContentBlock = z.union([
-    z.object({
-        type: z.literal('text')
-    }).and(zMessagesTextBlock),
-    z.object({
-        type: z.literal('image')
-    }).and(zImageBlock),
-    z.object({
-        type: z.literal('tool_use')
-    }).and(zToolUseBlock),
-    z.object({
-        type: z.literal('tool_result')
-    }).and(zToolResultBlock),
-    z.object({
-        type: z.literal('thinking')
-    }).and(zThinkingBlock),
-    z.object({
-        type: z.literal('redacted_thinking')
-    }).and(zRedactedThinkingBlock)
+    zMessagesTextBlock,
+    zImageBlock,
+    zToolUseBlock,
+    zToolResultBlock,
+    zThinkingBlock,
+    zRedactedThinkingBlock,
+    zVendorContentBlock
 ]);
 
 /**
  * One turn of a messages conversation. `tool_use` blocks belong in
  * assistant turns, `tool_result` blocks in user turns. A `system` turn
  * (sent by current agents, e.g. Claude Code, beside the top-level
- * `system`) is passed as sent to upstreams of the messages format and
- * becomes a system message for OpenAI-compatible models. Other keys
- * are passed to messages-format upstreams as sent and left out in
- * translation.
+ * `system`) is passed as sent to upstreams of the messages format
+ * (folded into the top-level `system` for one that refuses the role)
+ * and becomes a system message for OpenAI-compatible models. Another
+ * role is a 400 naming the three allowed. Other keys are passed to
+ * messages-format upstreams as sent and left out in translation.
  *
  */
 export const zMessageParam = z.looseObject({
@@ -1429,6 +1460,11 @@ export const zResponseContentPart = z.looseObject({
  * One input item: a message (`type` `message` or absent, with `role`
  * and `content`), a `function_call`, a `function_call_output`, a
  * `custom_tool_call`, a `custom_tool_call_output` or a `reasoning` item.
+ * An item of another type (`mcp_list_tools`, `item_reference`, …), or
+ * a content part of another type, is passed as sent to OpenAI's own
+ * `/v1/responses` and, when the request is translated, dropped and
+ * listed in `x-modelgate-dropped-params` as `input.*(<type>)` or
+ * `input.*.content.*(<type>)`.
  *
  */
 export const zResponseInputItem = z.looseObject({

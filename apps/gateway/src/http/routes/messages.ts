@@ -5,10 +5,10 @@
  */
 import { zCountMessageTokensRequest } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
-import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
 import { clientAbort } from '../client-abort.js';
 import type { AppEnv } from '../env.js';
+import { validateMessagesBody } from '../messages-body.js';
 import { clientBetas, type HeaderReader, readMessagesHeaders } from '../text-edge/routes.js';
 import { readJsonBody } from '../validate.js';
 
@@ -19,7 +19,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, services: Services): vo
   app.post('/v1/messages/count_tokens', async (c) => {
     const header: HeaderReader = (name) => c.req.header(name);
     const versionHeaders = readMessagesHeaders(header);
-    const body = validateBody(zCountMessageTokensRequest, await readJsonBody(c));
+    const body = validateMessagesBody(zCountMessageTokensRequest, await readJsonBody(c));
     const count = await services.text.countTokens(
       { body, betas: clientBetas(header) },
       { key: c.get('key'), signal: clientAbort(c).signal },

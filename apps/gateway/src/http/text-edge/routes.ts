@@ -14,6 +14,8 @@ import { badRequest } from '../../errors/api-error.js';
 import { ANTHROPIC_BETA, betaFlags } from '../../providers/text/betas.js';
 import type { TextRequest } from '../../text/service.js';
 import { chatBodyFastPath, messagesBodyFastPath } from '../body-fast-paths.js';
+import { inClientOrder } from '../client-order.js';
+import { validateMessagesBody } from '../messages-body.js';
 import type { RouteEntry } from '../route-table.js';
 import { validateBody } from '../validate.js';
 
@@ -158,14 +160,18 @@ export const TEXT_ROUTES: readonly TextRoute[] = [
     readHeaders: readMessagesHeaders,
     toRequest: (raw, header) => ({
       format: 'messages',
-      body: messagesBodyFastPath(raw) ?? validateBody(zCreateMessageRequest, raw),
+      body: messagesBodyFastPath(raw) ?? validateMessagesBody(zCreateMessageRequest, raw),
       betas: clientBetas(header),
     }),
   },
   {
     path: '/v1/responses',
     readHeaders: () => NO_HEADERS,
-    toRequest: (raw) => ({ format: 'responses', body: validateBody(zCreateResponseRequest, raw) }),
+    toRequest: (raw) => ({
+      format: 'responses',
+      // In the client's key order: a native upstream gets the items as sent.
+      body: inClientOrder(validateBody(zCreateResponseRequest, raw), raw),
+    }),
   },
 ];
 

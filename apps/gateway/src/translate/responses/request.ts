@@ -35,6 +35,9 @@ export function inputItems(input: CreateResponseRequest['input']): ResponseInput
   return input;
 }
 
+/** How a dropped item or part is named in `x-modelgate-dropped-params`: its place, then its kind. */
+const droppedName = (place: string, type: string) => `${place}(${type})`;
+
 function partOf(part: ResponseContentPart, at: string): ChatContentPart | null {
   switch (part.type) {
     case 'input_text':
@@ -54,10 +57,18 @@ function partOf(part: ResponseContentPart, at: string): ChatContentPart | null {
   }
 }
 
-function contentOf(content: ResponseInputItem['content'], at: string): string | ChatContentPart[] {
+function contentOf(
+  content: ResponseInputItem['content'],
+  at: string,
+  dropped: Set<string>,
+): string | ChatContentPart[] {
   if (content === undefined) return '';
   if (typeof content === 'string') return content;
-  return content.flatMap((p, i) => partOf(p, `${at}.content[${i}]`) ?? []);
+  return content.flatMap((p, i) => {
+    const part = partOf(p, `${at}.content[${i}]`);
+    if (part === null) dropped.add(droppedName('input.*.content.*', p.type));
+    return part ?? [];
+  });
 }
 
 function textOnly(content: string | ChatContentPart[]): string {
@@ -65,12 +76,20 @@ function textOnly(content: string | ChatContentPart[]): string {
   return content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 
-/** Appends one input item to the chat messages (tool calls join the assistant turn before them). */
-function pushItem(messages: ChatMessage[], item: ResponseInputItem, at: string): void {
+/**
+ * Appends one input item to the chat messages (tool calls join the assistant turn before them).
+ * An item or part of a kind chat has no place for is named in `dropped`.
+ */
+function pushItem(
+  messages: ChatMessage[],
+  item: ResponseInputItem,
+  at: string,
+  dropped: Set<string>,
+): void {
   const type = item.type ?? 'message';
   if (type === 'message') {
     const role = item.role ?? 'user';
-    const content = contentOf(item.content, at);
+    const content = contentOf(item.content, at, dropped);
     if (role === 'assistant') messages.push({ role, content: textOnly(content) });
     else messages.push({ role, content });
     return;
@@ -102,7 +121,7 @@ function pushItem(messages: ChatMessage[], item: ResponseInputItem, at: string):
     messages.push({
       role: 'tool',
       tool_call_id: item.call_id ?? '',
-      content: typeof output === 'string' ? output : textOnly(contentOf(output, at)),
+      content: typeof output === 'string' ? output : textOnly(contentOf(output, at, dropped)),
     });
     return;
   }
@@ -114,7 +133,9 @@ function pushItem(messages: ChatMessage[], item: ResponseInputItem, at: string):
   }
   // Reasoning items carry the model's own state; a chat upstream cannot take it.
   if (type === 'reasoning') return;
-  throw badRequest(`${at}.type "${type}" is not supported.`, `${at}.type`, 'invalid_value');
+  // Another kind (`mcp_list_tools`, `item_reference`, …) is the vendor's: a native upstream gets
+  // it as sent (the request passes through), a translation leaves it out and says so.
+  dropped.add(droppedName('input.*', type));
 }
 
 /** A custom tool's free-form input as the one string argument of its chat function. */
@@ -206,10 +227,12 @@ function responseFormatOf(body: CreateResponseRequest): ChatRequest['response_fo
  */
 export function toChat(body: CreateResponseRequest, history: ResponseInputItem[]): ChatPivot {
   const messages: ChatMessage[] = [];
+  const droppedItems = new Set<string>();
   if (body.instructions) messages.push({ role: 'system', content: body.instructions });
   for (const [i, item] of history.entries())
-    pushItem(messages, item, `previous_response_id.items[${i}]`);
-  for (const [i, item] of inputItems(body.input).entries()) pushItem(messages, item, `input[${i}]`);
+    pushItem(messages, item, `previous_response_id.items[${i}]`, droppedItems);
+  for (const [i, item] of inputItems(body.input).entries())
+    pushItem(messages, item, `input[${i}]`, droppedItems);
   if (messages.length === 0)
     throw badRequest('input must hold at least one item.', 'input', 'missing_required_parameter');
   const tools = body.tools?.flatMap(toolsOf);
@@ -231,5 +254,5 @@ export function toChat(body: CreateResponseRequest, history: ResponseInputItem[]
   }
   const dropped = NOT_SENT.filter((f) => body[f] !== undefined && body[f] !== null);
   if (body.reasoning?.summary) dropped.push('reasoning.summary' as never);
-  return { body: chat, dropped: [...dropped] };
+  return { body: chat, dropped: [...dropped, ...droppedItems] };
 }
