@@ -48,14 +48,19 @@ async function writeSettlements(
   const one = (item: SettleItem) =>
     settleOne(db, item, owner).catch((err: unknown) => new ItemFailure(err));
   if (items.length <= 1) return Promise.all(items.map(one));
+  // The batch statement moves no budget: budgeted settlements are written one by one.
+  const batchable = items.filter((item) => item.budgetAt == null);
   let settled = new Set<number>();
   try {
-    settled = await settleBatch(db, items, owner);
+    if (batchable.length > 1) settled = await settleBatch(db, batchable, owner);
   } catch {
     // nothing was applied; settle one by one
   }
   const results: Array<number | ItemFailure> = [];
-  for (const item of items) results.push(settled.has(item.keyId) ? item.actual : await one(item));
+  for (const item of items) {
+    const inBatch = item.budgetAt == null && settled.has(item.keyId);
+    results.push(inBatch ? item.actual : await one(item));
+  }
   return results;
 }
 
