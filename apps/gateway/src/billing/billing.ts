@@ -260,6 +260,8 @@ export function createBilling(
   const holdWrites = new BackgroundWrites(options.log);
   const timeZone = options.budgetTimeZone ?? 'UTC';
   const now = options.now ?? (() => new Date());
+  /** Keys whose team had a budget at their last reservation: they go straight to the transaction. */
+  const teamBudgeted = new Set<number>();
 
   /** From the lease, or, for a key a budget binds, the budget's transaction (no lease). */
   const reserveFor = async (
@@ -268,9 +270,12 @@ export function createBilling(
   ): Promise<Reservation | BudgetRefusal | null> => {
     const got = await leases.reserve(keyId, units);
     if (got !== BUDGETED) return got ? UNBUDGETED : null;
-    const result = await reserveBudgeted(db, keyId, units, owner, now(), timeZone);
+    const hint = teamBudgeted.has(keyId);
+    const result = await reserveBudgeted(db, keyId, units, owner, now(), timeZone, hint);
     if (!result.ok) return result.refusal === 'quota' ? null : result.refusal;
     if (!result.budgeted) leases.setBudgeted(keyId, false);
+    if (result.team) teamBudgeted.add(keyId);
+    else teamBudgeted.delete(keyId);
     return { budgetAt: result.at };
   };
 

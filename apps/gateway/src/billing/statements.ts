@@ -260,6 +260,30 @@ export async function settleBatch(
 }
 
 /**
+ * Settles budgeted reservations (each moves its key's and team's budgets, so none fits
+ * `settleBatch`) one statement each, in ONE transaction: one commit, i.e. one WAL flush, for the
+ * batch instead of one per settlement (a flush is ≈ 2.6 ms on the reference machine, the bulk of a
+ * budgeted request's cost). Every key row is locked first, in id order, and only then the team rows
+ * (by the settlements): a reservation, which locks a key and then its team, can never wait in a
+ * cycle with it. Two such batches can still meet on two teams in opposite orders; the database
+ * aborts one and its caller settles those items one by one. Returns the units charged, in order.
+ */
+export async function settleInOneTransaction(
+  db: Kysely<DB>,
+  items: readonly SettleItem[],
+  owner: string,
+): Promise<number[]> {
+  const keyIds = [...new Set(items.map((i) => i.keyId))].sort((a, b) => a - b);
+  return db.transaction().execute(async (trx) => {
+    await sql`select id from api_keys where id = any(${keyIds}::bigint[])
+      order by id for update`.execute(trx);
+    const charged: number[] = [];
+    for (const item of items) charged.push(await settleOne(trx, item, owner));
+    return charged;
+  });
+}
+
+/**
  * Gives units back from the owner's holds to the balances (a refund, an idle lease): per key, as
  * much of `units` as the hold still has.
  */

@@ -4,6 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBilling } from '../../src/billing/billing.js';
 import { findJournals, openJournal } from '../../src/billing/journal.js';
@@ -113,6 +114,32 @@ describe.each(eachDatabase())('budgets in billing on $name', (target) => {
     // The budget has room again for what came back.
     expect(await billing.hold(id, 8_500, purpose)).not.toBeNull();
     await expect(billing.hold(id, 1, purpose)).rejects.toMatchObject({ code: 'budget_exceeded' });
+    await billing.drain();
+  });
+
+  it("reserves for a key's own budget in one statement, for a team's in one transaction", async () => {
+    let statements: string[] = [];
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements.push(args.node.kind);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const db = h.db.withPlugin(counting);
+    const teamId = await team(1_000_000);
+    const own = await budgetedKey('one statement', 1_000_000);
+    const inTeam = await budgetedKey('team transaction', null, { teamId });
+    const billing = createBilling(db, undefined, { kind: h.kind, settleGatherMs: 60_000 });
+    await billing.hold(own, 1_000, purpose); // learns the key is budgeted
+    await billing.hold(inTeam, 1_000, purpose); // learns its team is
+    statements = [];
+    await billing.hold(own, 1_000, purpose);
+    expect(statements).toHaveLength(1);
+    statements = [];
+    await billing.hold(inTeam, 1_000, purpose);
+    // The key's UPDATE and the team's (BEGIN and COMMIT are not queries to a plugin).
+    expect(statements).toHaveLength(2);
     await billing.drain();
   });
 

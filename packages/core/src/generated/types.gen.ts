@@ -2482,8 +2482,37 @@ export type ErrorResponse = {
          * The offending request field (dotted path, e.g. `messages.0.role`), if any.
          */
         param: string | null;
+        budget?: ExceededBudget;
     };
 };
+
+/**
+ * On a 402 `budget_exceeded` only: the budget that refused the request. Amounts are in credits.
+ */
+export type ExceededBudget = {
+    /**
+     * Whether the key's own budget or its team's refused.
+     */
+    scope: 'key' | 'team';
+    /**
+     * The team, when `scope` is `team`.
+     */
+    team_id?: number;
+    /**
+     * Credits allowed per period.
+     */
+    amount: number;
+    period: BudgetPeriod;
+    /**
+     * When the period ends and the budget starts again from zero (ISO 8601, UTC).
+     */
+    resets_at: string;
+};
+
+/**
+ * A budget's period: a `day`, a `week` from Monday or a `month` from the 1st, each starting at local midnight in the gateway's MODELGATE_BUDGET_TIME_ZONE (UTC by default).
+ */
+export type BudgetPeriod = 'day' | 'week' | 'month';
 
 /**
  * The error body of `POST /v1/messages` (the vendor's shape).
@@ -3073,7 +3102,7 @@ export type CreateChatCompletionErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3157,7 +3186,7 @@ export type CreateCompletionErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3469,7 +3498,7 @@ export type CreateResponseErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3715,7 +3744,7 @@ export type CompactResponseErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3772,7 +3801,7 @@ export type CreateImageErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3841,7 +3870,7 @@ export type CreateImageEditErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3913,7 +3942,7 @@ export type CreateImageVariationErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3982,7 +4011,7 @@ export type CreateEmbeddingErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -4353,7 +4382,7 @@ export type CreateVideoGenerationErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**

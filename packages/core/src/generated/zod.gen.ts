@@ -1948,6 +1948,26 @@ export const zMessageStreamEvent = z.union([
 ]);
 
 /**
+ * A budget's period: a `day`, a `week` from Monday or a `month` from the 1st, each starting at local midnight in the gateway's MODELGATE_BUDGET_TIME_ZONE (UTC by default).
+ */
+export const zBudgetPeriod = z.enum([
+    'day',
+    'week',
+    'month'
+]);
+
+/**
+ * On a 402 `budget_exceeded` only: the budget that refused the request. Amounts are in credits.
+ */
+export const zExceededBudget = z.object({
+    scope: z.enum(['key', 'team']),
+    team_id: z.int().optional(),
+    amount: z.number(),
+    period: zBudgetPeriod,
+    resets_at: z.iso.datetime()
+});
+
+/**
  * The error body of every operation except `POST /v1/messages`.
  */
 export const zErrorResponse = z.object({
@@ -1955,7 +1975,8 @@ export const zErrorResponse = z.object({
         message: z.string(),
         type: zErrorType,
         code: z.string().nullable(),
-        param: z.string().nullable()
+        param: z.string().nullable(),
+        budget: zExceededBudget.optional()
     })
 });
 
