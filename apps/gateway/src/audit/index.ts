@@ -65,6 +65,8 @@ export function keySettings(record: KeyRecord): Record<string, unknown> {
     tpm: record.tpm,
     expires_at: record.expiresAt,
     revoked_at: record.revokedAt,
+    budget: record.budget && { amount: record.budget.amount, period: record.budget.period },
+    team_id: record.teamId,
   };
 }
 

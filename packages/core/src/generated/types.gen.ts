@@ -1807,6 +1807,13 @@ export type EmbeddingUsage = {
 export type CreditSummary = {
     object: 'credit_summary';
     /**
+     * The budgets this key's spend counts against; null where there is none.
+     */
+    budgets: {
+        key: BalanceBudget | null;
+        team: BalanceBudget | null;
+    };
+    /**
      * Credits granted in total.
      */
     total_granted: number;
@@ -1882,6 +1889,18 @@ export type CreateTokenRequest = {
      * Tokens per minute, at most 2,147,483,647. Null or absent = unlimited.
      */
     tpm?: number | null;
+    /**
+     * A spending limit per period on top of the quota (402 `budget_exceeded` once spent).
+     * Null or absent = none.
+     *
+     */
+    budget?: BudgetSetting | null;
+    /**
+     * The team whose budget this key's spend also counts against (400 `invalid_value`,
+     * `param` `team_id`, when there is no such team). Null or absent = none.
+     *
+     */
+    team_id?: number | null;
 };
 
 /**
@@ -2580,6 +2599,70 @@ export type ApiKey = {
      * Unix seconds, or null.
      */
     revoked_at: number | null;
+    /**
+     * The key's own budget and its current period; null = none.
+     */
+    budget: KeyBudget | null;
+    /**
+     * The team whose budget the key's spend also counts against, or null.
+     */
+    team_id: number | null;
+};
+
+/**
+ * A budget to set, in quota units (1 credit = 1,000,000 units) per period.
+ */
+export type BudgetSetting = {
+    amount: number;
+    period: BudgetPeriod;
+};
+
+/**
+ * A budget and its current period, in quota units as `quota` is. `spent` counts what the
+ * period's requests were charged and what requests in flight reserved.
+ *
+ */
+export type KeyBudget = {
+    /**
+     * Units allowed per period.
+     */
+    amount: number;
+    period: BudgetPeriod;
+    /**
+     * Units spent in the current period.
+     */
+    spent: number;
+    /**
+     * When the current period started (Unix seconds).
+     */
+    period_start: number;
+    /**
+     * When it ends and `spent` starts again from 0 (Unix seconds).
+     */
+    resets_at: number;
+};
+
+/**
+ * A budget on the balance, in credits like the rest of the credit summary.
+ */
+export type BalanceBudget = {
+    /**
+     * Credits allowed per period.
+     */
+    amount: number;
+    period: BudgetPeriod;
+    /**
+     * Credits spent in the current period (reservations included).
+     */
+    spent: number;
+    /**
+     * Credits left this period: `amount − spent`, at least 0.
+     */
+    available: number;
+    /**
+     * When the period ends (Unix seconds).
+     */
+    resets_at: number;
 };
 
 /**
@@ -2610,6 +2693,19 @@ export type UpdateKeyRequest = {
      * Tokens per minute; null = unlimited.
      */
     tpm?: number | null;
+    /**
+     * A spending limit per period on top of the quota (402 `budget_exceeded` once spent).
+     * A new amount keeps what the current period has spent; a new period starts from zero.
+     * Null = none.
+     *
+     */
+    budget?: BudgetSetting | null;
+    /**
+     * The team whose budget this key's spend also counts against (400 `invalid_value`,
+     * `param` `team_id`, when there is no such team). Null = none.
+     *
+     */
+    team_id?: number | null;
 };
 
 /**

@@ -1332,32 +1332,6 @@ export const zCreditGrant = z.object({
 });
 
 /**
- * Balance and usage of the presented key, in credits (1 credit = 1,000,000 quota units).
- */
-export const zCreditSummary = z.object({
-    object: z.literal('credit_summary'),
-    total_granted: z.number(),
-    total_used: z.number(),
-    total_available: z.number(),
-    grants: z.object({
-        object: z.literal('list'),
-        data: z.array(zCreditGrant)
-    })
-});
-
-/**
- * A new key's name, quota and optional limits.
- */
-export const zCreateTokenRequest = z.strictObject({
-    name: z.string().min(1).max(64),
-    quota: z.int().gte(0).lte(9007199254740991),
-    expires_at: z.int().gte(0).nullish(),
-    models: z.array(z.string().min(1)).min(1).nullish(),
-    rpm: z.int().gte(1).lte(2147483647).nullish(),
-    tpm: z.int().gte(1).lte(2147483647).nullish()
-});
-
-/**
  * A newly created key. `key` and `callback_secret` are shown only here.
  */
 export const zToken = z.object({
@@ -2003,6 +1977,41 @@ export const zApiKeyStatus = z.enum([
 ]);
 
 /**
+ * A budget to set, in quota units (1 credit = 1,000,000 units) per period.
+ */
+export const zBudgetSetting = z.strictObject({
+    amount: z.int().gte(0).lte(9007199254740991),
+    period: zBudgetPeriod
+});
+
+/**
+ * A new key's name, quota and optional limits.
+ */
+export const zCreateTokenRequest = z.strictObject({
+    name: z.string().min(1).max(64),
+    quota: z.int().gte(0).lte(9007199254740991),
+    expires_at: z.int().gte(0).nullish(),
+    models: z.array(z.string().min(1)).min(1).nullish(),
+    rpm: z.int().gte(1).lte(2147483647).nullish(),
+    tpm: z.int().gte(1).lte(2147483647).nullish(),
+    budget: zBudgetSetting.nullish(),
+    team_id: z.int().gte(1).nullish()
+});
+
+/**
+ * A budget and its current period, in quota units as `quota` is. `spent` counts what the
+ * period's requests were charged and what requests in flight reserved.
+ *
+ */
+export const zKeyBudget = z.object({
+    amount: z.int().gte(0),
+    period: zBudgetPeriod,
+    spent: z.int().gte(0),
+    period_start: z.int(),
+    resets_at: z.int()
+});
+
+/**
  * A key as an administrator sees it: never its secret. Amounts are in
  * quota units (1 credit = 1,000,000 units), as `quota` is at creation.
  *
@@ -2022,7 +2031,38 @@ export const zApiKey = z.object({
     tpm: z.int().nullable(),
     created_at: z.int(),
     expires_at: z.int().nullable(),
-    revoked_at: z.int().nullable()
+    revoked_at: z.int().nullable(),
+    budget: zKeyBudget.nullable(),
+    team_id: z.int().nullable()
+});
+
+/**
+ * A budget on the balance, in credits like the rest of the credit summary.
+ */
+export const zBalanceBudget = z.object({
+    amount: z.number(),
+    period: zBudgetPeriod,
+    spent: z.number(),
+    available: z.number(),
+    resets_at: z.int()
+});
+
+/**
+ * Balance and usage of the presented key, in credits (1 credit = 1,000,000 quota units).
+ */
+export const zCreditSummary = z.object({
+    object: z.literal('credit_summary'),
+    budgets: z.object({
+        key: zBalanceBudget.nullable(),
+        team: zBalanceBudget.nullable()
+    }),
+    total_granted: z.number(),
+    total_used: z.number(),
+    total_available: z.number(),
+    grants: z.object({
+        object: z.literal('list'),
+        data: z.array(zCreditGrant)
+    })
 });
 
 /**
@@ -2034,7 +2074,9 @@ export const zUpdateKeyRequest = z.strictObject({
     expires_at: z.int().gte(0).nullish(),
     models: z.array(z.string().min(1)).min(1).nullish(),
     rpm: z.int().gte(1).lte(2147483647).nullish(),
-    tpm: z.int().gte(1).lte(2147483647).nullish()
+    tpm: z.int().gte(1).lte(2147483647).nullish(),
+    budget: zBudgetSetting.nullish(),
+    team_id: z.int().gte(1).nullish()
 });
 
 /**
