@@ -85,6 +85,11 @@ export function changedFields(
   return { before: was, after: now };
 }
 
+export const teamTarget = (teamId: number): AuditEntry['target'] => ({
+  type: 'team',
+  id: String(teamId),
+});
+
 export const keyTarget = (keyId: number): AuditEntry['target'] => ({
   type: 'key',
   id: String(keyId),

@@ -2722,9 +2722,68 @@ export type ApiKeyList = {
 };
 
 /**
+ * A team of keys and the budget they share (amounts in quota units, as on keys).
+ */
+export type Team = {
+    object: 'team';
+    id: number;
+    name: string;
+    /**
+     * Where this team's budget alerts go; null = the gateway's global alert URL.
+     */
+    alert_url: string | null;
+    /**
+     * The team's budget and its current period; null = none.
+     */
+    budget: KeyBudget | null;
+    /**
+     * How many keys belong to the team.
+     */
+    keys: number;
+    /**
+     * Unix seconds.
+     */
+    created_at: number;
+};
+
+/**
+ * One page of teams, newest first.
+ */
+export type TeamList = {
+    object: 'list';
+    data: Array<Team>;
+    has_more: boolean;
+    /**
+     * Pass as `after` for the next page; null on the last.
+     */
+    next_cursor: string | null;
+};
+
+export type CreateTeamRequest = {
+    name: string;
+    budget?: BudgetSetting | null;
+    /**
+     * An https (or http) URL for this team's budget alerts.
+     */
+    alert_url?: string | null;
+};
+
+export type UpdateTeamRequest = {
+    name?: string;
+    budget?: BudgetSetting | null;
+    alert_url?: string | null;
+};
+
+export type DeletedTeam = {
+    object: 'team';
+    id: number;
+    deleted: true;
+};
+
+/**
  * What an administrative change did.
  */
-export type AuditAction = 'key.create' | 'key.update' | 'key.revoke' | 'callback_secret.rotate';
+export type AuditAction = 'key.create' | 'key.update' | 'key.revoke' | 'callback_secret.rotate' | 'team.create' | 'team.update' | 'team.delete';
 
 /**
  * One administrative change: who made it, what it changed and when, with the values before and after. A key's values are its settings (name, role, quota, models, rpm, tpm, expires_at, revoked_at), never its secret; a rotated callback secret records only the grace period.
@@ -2746,7 +2805,7 @@ export type AuditEntry = {
      */
     request_id: string | null;
     target: {
-        type: 'key' | 'callback_secret';
+        type: 'key' | 'callback_secret' | 'team';
         /**
          * The id of the key changed (for a callback secret, of its key).
          */
@@ -3005,6 +3064,16 @@ export type DeliveryId = string;
  * The key's id (`id` of the key at creation).
  */
 export type KeyId = number;
+
+/**
+ * The team's id.
+ */
+export type TeamId = number;
+
+/**
+ * The previous page's `next_cursor` (a team id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
+ */
+export type TeamCursor = string;
 
 /**
  * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
@@ -4901,6 +4970,287 @@ export type ListKeysResponses = {
 };
 
 export type ListKeysResponse = ListKeysResponses[keyof ListKeysResponses];
+
+export type ListTeamsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size.
+         */
+        limit?: number;
+        /**
+         * The previous page's `next_cursor` (a team id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
+         */
+        after?: string;
+    };
+    url: '/v1/teams';
+};
+
+export type ListTeamsErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type ListTeamsError = ListTeamsErrors[keyof ListTeamsErrors];
+
+export type ListTeamsResponses = {
+    /**
+     * One page of teams.
+     */
+    200: TeamList;
+};
+
+export type ListTeamsResponse = ListTeamsResponses[keyof ListTeamsResponses];
+
+export type CreateTeamData = {
+    body: CreateTeamRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/teams';
+};
+
+export type CreateTeamErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type CreateTeamError = CreateTeamErrors[keyof CreateTeamErrors];
+
+export type CreateTeamResponses = {
+    /**
+     * The new team.
+     */
+    200: Team;
+};
+
+export type CreateTeamResponse = CreateTeamResponses[keyof CreateTeamResponses];
+
+export type DeleteTeamData = {
+    body?: never;
+    path: {
+        /**
+         * The team's id.
+         */
+        team_id: number;
+    };
+    query?: never;
+    url: '/v1/teams/{team_id}';
+};
+
+export type DeleteTeamErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The team still has keys.
+     */
+    409: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type DeleteTeamError = DeleteTeamErrors[keyof DeleteTeamErrors];
+
+export type DeleteTeamResponses = {
+    /**
+     * The team is gone.
+     */
+    200: DeletedTeam;
+};
+
+export type DeleteTeamResponse = DeleteTeamResponses[keyof DeleteTeamResponses];
+
+export type GetTeamData = {
+    body?: never;
+    path: {
+        /**
+         * The team's id.
+         */
+        team_id: number;
+    };
+    query?: never;
+    url: '/v1/teams/{team_id}';
+};
+
+export type GetTeamErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type GetTeamError = GetTeamErrors[keyof GetTeamErrors];
+
+export type GetTeamResponses = {
+    /**
+     * The team.
+     */
+    200: Team;
+};
+
+export type GetTeamResponse = GetTeamResponses[keyof GetTeamResponses];
+
+export type UpdateTeamData = {
+    body: UpdateTeamRequest;
+    path: {
+        /**
+         * The team's id.
+         */
+        team_id: number;
+    };
+    query?: never;
+    url: '/v1/teams/{team_id}';
+};
+
+export type UpdateTeamErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type UpdateTeamError = UpdateTeamErrors[keyof UpdateTeamErrors];
+
+export type UpdateTeamResponses = {
+    /**
+     * The team, changed.
+     */
+    200: Team;
+};
+
+export type UpdateTeamResponse = UpdateTeamResponses[keyof UpdateTeamResponses];
 
 export type ListAuditEntriesData = {
     body?: never;

@@ -2090,13 +2090,57 @@ export const zApiKeyList = z.object({
 });
 
 /**
+ * A team of keys and the budget they share (amounts in quota units, as on keys).
+ */
+export const zTeam = z.object({
+    object: z.literal('team'),
+    id: z.int(),
+    name: z.string(),
+    alert_url: z.string().nullable(),
+    budget: zKeyBudget.nullable(),
+    keys: z.int().gte(0),
+    created_at: z.int()
+});
+
+/**
+ * One page of teams, newest first.
+ */
+export const zTeamList = z.object({
+    object: z.literal('list'),
+    data: z.array(zTeam),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable()
+});
+
+export const zCreateTeamRequest = z.strictObject({
+    name: z.string().min(1).max(64),
+    budget: zBudgetSetting.nullish(),
+    alert_url: z.url().max(2048).nullish()
+});
+
+export const zUpdateTeamRequest = z.strictObject({
+    name: z.string().min(1).max(64).optional(),
+    budget: zBudgetSetting.nullish(),
+    alert_url: z.url().max(2048).nullish()
+});
+
+export const zDeletedTeam = z.object({
+    object: z.literal('team'),
+    id: z.int(),
+    deleted: z.literal(true)
+});
+
+/**
  * What an administrative change did.
  */
 export const zAuditAction = z.enum([
     'key.create',
     'key.update',
     'key.revoke',
-    'callback_secret.rotate'
+    'callback_secret.rotate',
+    'team.create',
+    'team.update',
+    'team.delete'
 ]);
 
 /**
@@ -2110,7 +2154,11 @@ export const zAuditEntry = z.object({
     actor_key_id: z.int(),
     request_id: z.string().nullable(),
     target: z.object({
-        type: z.enum(['key', 'callback_secret']),
+        type: z.enum([
+            'key',
+            'callback_secret',
+            'team'
+        ]),
         id: z.string()
     }),
     before: z.record(z.string(), z.unknown()).nullable(),
@@ -2279,6 +2327,16 @@ export const zDeliveryId = z.string().regex(/^msg_[0-9A-Za-z]{1,64}$/);
  * The key's id (`id` of the key at creation).
  */
 export const zKeyId = z.int().gte(1).lte(9007199254740991);
+
+/**
+ * The team's id.
+ */
+export const zTeamId = z.int().gte(1).lte(9007199254740991);
+
+/**
+ * The previous page's `next_cursor` (a team id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
+ */
+export const zTeamCursor = z.string().regex(/^[1-9][0-9]{0,15}$/);
 
 /**
  * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
@@ -2734,6 +2792,52 @@ export const zListKeysQuery = z.object({
  * One page of keys.
  */
 export const zListKeysResponse = zApiKeyList;
+
+export const zListTeamsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    after: z.string().regex(/^[1-9][0-9]{0,15}$/).optional()
+});
+
+/**
+ * One page of teams.
+ */
+export const zListTeamsResponse = zTeamList;
+
+export const zCreateTeamBody = zCreateTeamRequest;
+
+/**
+ * The new team.
+ */
+export const zCreateTeamResponse = zTeam;
+
+export const zDeleteTeamPath = z.object({
+    team_id: z.int().gte(1).lte(9007199254740991)
+});
+
+/**
+ * The team is gone.
+ */
+export const zDeleteTeamResponse = zDeletedTeam;
+
+export const zGetTeamPath = z.object({
+    team_id: z.int().gte(1).lte(9007199254740991)
+});
+
+/**
+ * The team.
+ */
+export const zGetTeamResponse = zTeam;
+
+export const zUpdateTeamBody = zUpdateTeamRequest;
+
+export const zUpdateTeamPath = z.object({
+    team_id: z.int().gte(1).lte(9007199254740991)
+});
+
+/**
+ * The team, changed.
+ */
+export const zUpdateTeamResponse = zTeam;
 
 export const zListAuditEntriesQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
