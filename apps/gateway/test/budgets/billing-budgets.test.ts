@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBilling } from '../../src/billing/billing.js';
+import { recoverJournals } from '../../src/billing/instances.js';
 import { findJournals, openJournal } from '../../src/billing/journal.js';
 import { settleOne } from '../../src/billing/statements.js';
 import '../../src/budgets/index.js';
@@ -214,6 +215,31 @@ describe.each(eachDatabase())('budgets in billing on $name', (target) => {
     expect(entry.budgetAt).toBe(hold!.budgetAt);
     await settleOne(h.db, entry, 'gw-budget-replay');
     await settleOne(h.db, entry, 'gw-budget-replay');
+    expect(await keyRow(id)).toEqual({ used: 1_000, spent: 1_000 });
+    expect(await usageUnits(id)).toEqual([1_000]);
+  });
+
+  it("replays a dead instance's journal: the budget gets the unused part back once", async () => {
+    const id = await budgetedKey('recover', 10_000);
+    const root = mkdtempSync(join(tmpdir(), 'budget-recover-'));
+    const owner = `gw-dead-${id}`;
+    // The dead instance reserved 4,000 and answered for 1,000: in its journal, not in the database.
+    const dead = createBilling(h.db, undefined, { kind: h.kind, owner });
+    const hold = await dead.hold(id, 4_000, purpose);
+    const item = {
+      keyId: id,
+      reserved: 4_000,
+      actual: 1_000,
+      meta: { kind: 'text', requestId: 'req_dead' },
+      budgetAt: hold!.budgetAt,
+    };
+    const journal = openJournal(root, owner);
+    journal.append(item);
+    expect(await recoverJournals(h.db, root, 'gw-alive')).toBe(1);
+    expect(await keyRow(id)).toEqual({ used: 1_000, spent: 1_000 });
+    // The same journal found again (a copy left behind): nothing moves twice.
+    openJournal(root, owner).append(item);
+    await recoverJournals(h.db, root, 'gw-alive');
     expect(await keyRow(id)).toEqual({ used: 1_000, spent: 1_000 });
     expect(await usageUnits(id)).toEqual([1_000]);
   });
