@@ -68,6 +68,51 @@ async function measure(concurrency, op, durationMs = job.durationMs) {
   return { opsPerS: ops / seconds, ops, errors, ...(firstError ? { firstError } : {}) };
 }
 
+// Budgeted callers take no lease: each reservation is the budget's transaction. One set with a
+// budget on the key, one set of keys in a team with a budget (two conditional UPDATEs each).
+const { db } = gateway.services;
+const { id: teamId } = await db
+  .insertInto('teams')
+  .values({
+    name: 'bench',
+    alert_url: null,
+    created_at: 0,
+    budget_amount: 1e15,
+    budget_period: 'month',
+  })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+async function budgetedCallers(name, budget, team) {
+  const out = [];
+  for (let i = 0; i < maxConcurrency; i++) {
+    const { record } = await keys.create({ name: `${name}-${i}`, quota: 1e15 });
+    await db
+      .updateTable('api_keys')
+      .set({
+        budget_amount: budget,
+        budget_period: budget === null ? null : 'month',
+        team_id: team,
+      })
+      .where('id', '=', record.id)
+      .execute();
+    out.push(record.id);
+  }
+  return out;
+}
+const keyBudgeted = await budgetedCallers('ledger-budget', 1e15, null);
+const teamBudgeted = await budgetedCallers('ledger-team', null, teamId);
+
+/** Reserve and settle through a hold (the way requests charge), settlements written behind. */
+function holdSettle(ids) {
+  return Object.assign(
+    async (i) => {
+      const hold = await billing.hold(ids[i], 1_000, { kind: 'text', requestId: 'bench' });
+      hold.settle(800, { inputTokens: 10, outputTokens: 20 });
+    },
+    { drain: () => billing.flushSettlements() },
+  );
+}
+
 const settlements = callers.map(() => []);
 const ops = {
   // The hot path: the in-process LRU answers (what a request pays after its key's first use).
@@ -106,6 +151,10 @@ const ops = {
       },
     },
   ),
+  // The same through holds: a key without a budget (leases), a budgeted key, a team-budgeted key.
+  holdSettle: holdSettle(callers.map((c) => c.id)),
+  holdSettleKeyBudget: holdSettle(keyBudgeted),
+  holdSettleTeamBudget: holdSettle(teamBudgeted),
 };
 
 const results = {};

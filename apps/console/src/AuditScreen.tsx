@@ -13,6 +13,16 @@ const ACTIONS: Record<AuditAction, string> = {
   'key.update': 'Key changed',
   'key.revoke': 'Key revoked',
   'callback_secret.rotate': 'Callback secret rotated',
+  'team.create': 'Team created',
+  'team.update': 'Team changed',
+  'team.delete': 'Team deleted',
+};
+
+/** How an entry's target reads: `key 42`, `callback secret of key 42`, `team 3`. */
+const TARGETS: Record<AuditEntry['target']['type'], string> = {
+  key: 'key',
+  callback_secret: 'callback secret of key',
+  team: 'team',
 };
 
 export function AuditScreen({ client }: { client: ModelgateClient }) {
@@ -91,7 +101,7 @@ export function AuditScreen({ client }: { client: ModelgateClient }) {
               <td>{formatTime(entry.created_at)}</td>
               <td>{ACTIONS[entry.action]}</td>
               <td>
-                {entry.target.type === 'key' ? 'key' : 'callback secret of key'} {entry.target.id}
+                {TARGETS[entry.target.type]} {entry.target.id}
               </td>
               <td>{entry.actor_key_id}</td>
               <td>

@@ -1,6 +1,6 @@
 // One form for a key's settings: empty to create a key (POST /v1/token), filled from a key to
 // change it (PATCH /v1/keys/{id}, only the fields that changed). Amounts are typed in credits.
-import type { ApiKey, CreateTokenRequest, UpdateKeyRequest } from '@modelgate/core';
+import type { ApiKey, BudgetSetting, CreateTokenRequest, UpdateKeyRequest } from '@modelgate/core';
 import { useState } from 'react';
 import { optionalInt, parseUtc, toUtcField, UNITS_PER_CREDIT } from './format.js';
 
@@ -11,7 +11,13 @@ interface Fields {
   rpm: string;
   tpm: string;
   expires: string;
+  /** Kept as the key has them: this form does not edit budgets or teams. */
+  budget: BudgetSetting | null;
+  team: number | null;
 }
+
+/** The fields typed into inputs. */
+type TextField = Exclude<keyof Fields, 'budget' | 'team'>;
 
 function fieldsOf(key: ApiKey | undefined): Fields {
   return {
@@ -21,6 +27,8 @@ function fieldsOf(key: ApiKey | undefined): Fields {
     rpm: key?.rpm == null ? '' : String(key.rpm),
     tpm: key?.tpm == null ? '' : String(key.tpm),
     expires: toUtcField(key?.expires_at ?? null),
+    budget: key?.budget ? { amount: key.budget.amount, period: key.budget.period } : null,
+    team: key?.team_id ?? null,
   };
 }
 
@@ -37,6 +45,8 @@ function settingsOf(fields: Fields): Required<UpdateKeyRequest> {
     rpm: optionalInt(fields.rpm),
     tpm: optionalInt(fields.tpm),
     expires_at: parseUtc(fields.expires) ?? null,
+    budget: fields.budget,
+    team_id: fields.team,
   };
 }
 
@@ -66,7 +76,7 @@ export function KeyForm(props: KeyFormProps) {
   const [fields, setFields] = useState(() =>
     fieldsOf(props.mode === 'edit' ? props.apiKey : undefined),
   );
-  const field = (name: keyof Fields) => ({
+  const field = (name: TextField) => ({
     name,
     value: fields[name],
     onChange: (event: { target: { value: string } }) =>

@@ -83,6 +83,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     kind: deps.dbKind,
     dataDir: deps.config.dataDir,
     leaseIdleMs: deps.config.leaseIdleMs,
+    budgetTimeZone: deps.config.budgets.timeZone,
     metrics: stdMetrics,
     log: deps.log,
   });

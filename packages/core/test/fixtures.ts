@@ -124,6 +124,7 @@ export const creditSummary: CreditSummary = {
   total_granted: 10,
   total_used: 2.5,
   total_available: 7.5,
+  budgets: { key: null, team: null },
   grants: {
     object: 'list',
     data: [
@@ -194,6 +195,8 @@ export const apiKey: ApiKey = {
   created_at: 1_700_000_000,
   expires_at: null,
   revoked_at: null,
+  budget: null,
+  team_id: null,
 };
 
 export const usageReport: UsageReport = {

@@ -96,7 +96,7 @@ Commands:
                                 the gateway's keys, newest first, with their spend (admin key)
   keys show <id>                one key (admin key)
   keys set <id> [--quota CREDITS] [--rpm N|none] [--tpm N|none] [--models a,b|all]
-        [--name N] [--expires DATE|never]
+        [--name N] [--expires DATE|never] [--budget CREDITS/day|week|month|none] [--team ID|none]
                                 change a key; --quota is its new total (admin key)
   keys revoke <id>              revoke a key for good (admin key)
   audit [--key ID] [--action A] [--limit N]

@@ -14,6 +14,9 @@ const ACTIONS: Record<AuditAction, true> = {
   'key.update': true,
   'key.revoke': true,
   'callback_secret.rotate': true,
+  'team.create': true,
+  'team.update': true,
+  'team.delete': true,
 };
 
 const USAGE = 'usage: modelgate audit [--key ID] [--action A] [--limit N]';

@@ -30,6 +30,8 @@ export function parseWithNode(argv: readonly string[]) {
       tpm: { type: 'string' },
       models: { type: 'string' },
       expires: { type: 'string' },
+      budget: { type: 'string' },
+      team: { type: 'string' },
       days: { type: 'string' },
       hours: { type: 'string' },
       by: { type: 'string' },

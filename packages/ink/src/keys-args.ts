@@ -1,5 +1,5 @@
 // `modelgate keys list|show|set|revoke`: the arguments, checked before any request is made.
-import type { ApiKeyStatus, UpdateKeyRequest } from '@modelgate/core';
+import type { ApiKeyStatus, BudgetSetting, UpdateKeyRequest } from '@modelgate/core';
 import type { OptionValues } from './cli-options.js';
 import { creditsToUnits, positiveInteger, positiveNumber } from './numbers.js';
 
@@ -17,7 +17,7 @@ export type KeysCommand =
   | { name: 'keys-set'; keyId: number; changes: UpdateKeyRequest };
 
 const SET_USAGE =
-  'usage: modelgate keys set <id> [--quota CREDITS] [--rpm N|none] [--tpm N|none] [--models a,b|all] [--name N] [--expires DATE|never]';
+  'usage: modelgate keys set <id> [--quota CREDITS] [--rpm N|none] [--tpm N|none] [--models a,b|all] [--name N] [--expires DATE|never] [--budget CREDITS/day|week|month|none] [--team ID|none]';
 
 /** Every `--status`; a record, so that a status the spec adds or drops fails the type check. */
 const STATUSES: Record<ApiKeyStatus, true> = { active: true, revoked: true, expired: true };
@@ -25,7 +25,7 @@ const STATUSES: Record<ApiKeyStatus, true> = { active: true, revoked: true, expi
 /** How each flag of `keys set` becomes its field of the request (`undefined`: not valid). */
 type Changes = {
   [Field in keyof UpdateKeyRequest]-?: {
-    flag: 'name' | 'quota' | 'rpm' | 'tpm' | 'models' | 'expires';
+    flag: 'name' | 'quota' | 'rpm' | 'tpm' | 'models' | 'expires' | 'budget' | 'team';
     parse(text: string): UpdateKeyRequest[Field] | undefined;
     hint: string;
   };
@@ -50,6 +50,12 @@ const CHANGES: Changes = {
     parse: expiryOrNever,
     hint: '--expires must be a date (2030-12-31 or 2030-12-31T18:00:00Z), or never',
   },
+  budget: {
+    flag: 'budget',
+    parse: budgetOrNone,
+    hint: '--budget must be credits per day, week or month (5/day, 100/month), or none',
+  },
+  team_id: { flag: 'team', parse: limitOrNone, hint: '--team must be a team id, or none' },
 };
 
 /**
@@ -125,6 +131,17 @@ function quotaUnits(text: string): number | undefined {
 /** `none` lifts the limit (null). */
 function limitOrNone(text: string): number | null | undefined {
   return text === 'none' ? null : positiveInteger(text);
+}
+
+/** `CREDITS/PERIOD` (`5/day`) as a budget in units; `none` removes it (null). */
+function budgetOrNone(text: string): BudgetSetting | null | undefined {
+  if (text === 'none') return null;
+  const [credits, period] = text.split('/');
+  const amount = credits === undefined ? undefined : positiveNumber(credits);
+  if (amount === undefined || (period !== 'day' && period !== 'week' && period !== 'month')) {
+    return undefined;
+  }
+  return { amount: creditsToUnits(amount), period };
 }
 
 /** `all` lifts the allow-list (null); ids are sent once each. */

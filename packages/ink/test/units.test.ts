@@ -254,6 +254,7 @@ describe('formatBalance', () => {
       total_granted: 0.5,
       total_used: 0.5,
       total_available: 0,
+      budgets: { key: null, team: null },
       grants: { object: 'list' as const, data: [] },
     };
     expect(formatBalance(summary)).toBe('unlimited credits (0.5 used)');

@@ -65,6 +65,8 @@ export function keySettings(record: KeyRecord): Record<string, unknown> {
     tpm: record.tpm,
     expires_at: record.expiresAt,
     revoked_at: record.revokedAt,
+    budget: record.budget && { amount: record.budget.amount, period: record.budget.period },
+    team_id: record.teamId,
   };
 }
 
@@ -82,6 +84,11 @@ export function changedFields(
   }
   return { before: was, after: now };
 }
+
+export const teamTarget = (teamId: number): AuditEntry['target'] => ({
+  type: 'team',
+  id: String(teamId),
+});
 
 export const keyTarget = (keyId: number): AuditEntry['target'] => ({
   type: 'key',

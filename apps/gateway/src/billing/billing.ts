@@ -29,14 +29,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { type BudgetRefusal, reserveBudgeted } from '../budgets/reserve.js';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
+import { budgetExceeded } from './budget-refusal.js';
 import { BackgroundWrites, Hold, type HoldPurpose } from './hold.js';
 import type { Journal } from './journal.js';
 import { LeaseBook } from './leases.js';
-import { refundOne, reserveOne, type SettleItem, settleOne, type UsageMeta } from './statements.js';
+import { BUDGETED, refundOne, type SettleItem, settleOne, type UsageMeta } from './statements.js';
 import { WriteBehind } from './write-behind.js';
 
 export type { Hold, HoldPurpose, HoldUsage } from './hold.js';
@@ -69,17 +71,30 @@ export interface SettleResult {
  * reservation, so no lease or journal is involved): `billing.inTransaction(trx)`.
  */
 export interface TransactionCharges {
-  /** Reserve `units`; false = not enough balance. */
-  reserve(keyId: number, units: number): Promise<boolean>;
-  /** Replace a reservation by the actual cost and record usage. */
+  /**
+   * Reserve `units` against the quota and the key's and its team's budgets, as at `at` (default
+   * now); false = not enough balance. A spent budget throws the 402 `budget_exceeded` ApiError
+   * (the caller's transaction then rolls back).
+   */
+  reserve(keyId: number, units: number, at?: Date): Promise<boolean>;
+  /**
+   * Replace a reservation by the actual cost and record usage; `reservedAt` (Unix seconds, the
+   * reservation's instant) gives the unused part back to the budgets of the period that reserved.
+   */
   settle(
     keyId: number,
     reservedUnits: number,
     actualUnits: number,
     meta: UsageMeta,
+    reservedAt?: number,
   ): Promise<SettleResult>;
   /** Give a reservation back; with meta a usage row (0 units) records it. */
-  refund(keyId: number, reservedUnits: number, meta?: UsageMeta): Promise<void>;
+  refund(
+    keyId: number,
+    reservedUnits: number,
+    meta?: UsageMeta,
+    reservedAt?: number,
+  ): Promise<void>;
 }
 
 export interface Billing {
@@ -105,16 +120,28 @@ export interface Billing {
   reserve(keyId: number, units: number): Promise<boolean>;
   /**
    * Replace a reservation by the actual cost and record usage: in the journal when this returns
-   * its promise (synchronously), in the database when it resolves. Under {@link Billing.hold}.
+   * its promise (synchronously), in the database when it resolves. `budgetAt` is a budgeted
+   * reservation's stamp (its hold's): the budgets get `reserved − actual` back. Under
+   * {@link Billing.hold}.
    */
   settle(
     keyId: number,
     reservedUnits: number,
     actualUnits: number,
     meta?: UsageMeta,
+    budgetAt?: number | null,
   ): Promise<SettleResult>;
-  /** Give a reservation back. A usage row (0 units) only with meta. Under {@link Billing.hold}. */
-  refund(keyId: number, reservedUnits: number, meta?: UsageMeta): Promise<void>;
+  /**
+   * Give a reservation back. A usage row (0 units) only with meta, or for a budgeted reservation
+   * (`budgetAt`), which is refunded as a journaled settlement of 0 so that the budgets get it back
+   * exactly once. Under {@link Billing.hold}.
+   */
+  refund(
+    keyId: number,
+    reservedUnits: number,
+    meta?: UsageMeta,
+    budgetAt?: number | null,
+  ): Promise<void>;
   /**
    * Writes this instance's queued settlements now and gives its lease on the key back if nobody
    * here holds a reservation on it, so that a read of `used` right after is exact. Balance
@@ -174,8 +201,19 @@ export interface BillingOptions {
   owner?: string;
   /** Where charges wait for the database; without one a crash loses those not yet written. */
   journal?: Journal;
+  /** The IANA zone budget periods start in (MODELGATE_BUDGET_TIME_ZONE). Default UTC. */
+  budgetTimeZone?: string;
+  /** The clock budgets' periods are read from (tests move it across a period's end). */
+  now?: () => Date;
   log?: Logger;
 }
+
+/** A reservation made: `budgetAt` stamps one that a budget counted (budgets/reserve.ts). */
+interface Reservation {
+  budgetAt: number | null;
+}
+
+const UNBUDGETED: Reservation = Object.freeze({ budgetAt: null });
 
 /** Adds a settled charge and its tokens to the metrics. */
 function countUsage(metrics: StandardMetrics | undefined, charged: number, meta: UsageMeta): void {
@@ -220,40 +258,87 @@ export function createBilling(
   });
 
   const holdWrites = new BackgroundWrites(options.log);
+  const timeZone = options.budgetTimeZone ?? 'UTC';
+  const now = options.now ?? (() => new Date());
+  /** Keys whose team had a budget at their last reservation: they go straight to the transaction. */
+  const teamBudgeted = new Set<number>();
+
+  /** From the lease, or, for a key a budget binds, the budget's transaction (no lease). */
+  const reserveFor = async (
+    keyId: number,
+    units: number,
+  ): Promise<Reservation | BudgetRefusal | null> => {
+    const got = await leases.reserve(keyId, units);
+    if (got !== BUDGETED) return got ? UNBUDGETED : null;
+    const hint = teamBudgeted.has(keyId);
+    const result = await reserveBudgeted(db, keyId, units, owner, now(), timeZone, hint);
+    if (!result.ok) return result.refusal === 'quota' ? null : result.refusal;
+    if (!result.budgeted) leases.setBudgeted(keyId, false);
+    if (result.team) teamBudgeted.add(keyId);
+    else teamBudgeted.delete(keyId);
+    return { budgetAt: result.at };
+  };
+
+  /** A budgeted settlement: journaled, then written on its own (it moves the budgets too). */
+  const settleBudgeted = async (item: SettleItem): Promise<number> => {
+    const entry = journal?.append(item);
+    return writes.persist('balance', { settle: { ...item, entryId: entry?.id } }, entry);
+  };
 
   const billing: Billing & { drain(): Promise<void> } = {
     async hold(keyId, units, purpose) {
-      if (!(await billing.reserve(keyId, units))) return null;
-      return new Hold(billing, holdWrites, keyId, units, purpose);
+      assertUnits('units', units);
+      const reserved = await reserveFor(keyId, units);
+      if (reserved === null) return null;
+      if (!('budgetAt' in reserved)) throw budgetExceeded(reserved);
+      return new Hold(billing, holdWrites, keyId, units, purpose, reserved.budgetAt);
     },
 
     inTransaction: (trx) => ({
-      reserve: async (keyId, units) => {
+      reserve: async (keyId, units, at) => {
         assertUnits('units', units);
-        return reserveOne(trx, keyId, units);
+        const result = await reserveBudgeted(trx, keyId, units, null, at ?? now(), timeZone);
+        if (result.ok) return true;
+        if (result.refusal === 'quota') return false;
+        throw budgetExceeded(result.refusal);
       },
-      settle: async (keyId, reservedUnits, actualUnits, meta) => {
+      settle: async (keyId, reservedUnits, actualUnits, meta, reservedAt) => {
         assertUnits('reservedUnits', reservedUnits);
         assertUnits('actualUnits', actualUnits);
-        const item = { keyId, reserved: reservedUnits, actual: actualUnits, meta };
+        const item = {
+          keyId,
+          reserved: reservedUnits,
+          actual: actualUnits,
+          meta,
+          budgetAt: reservedAt ?? null,
+        };
         const charged = await settleOne(trx, item);
         countUsage(metrics, charged, meta);
         return { charged };
       },
-      refund: async (keyId, reservedUnits, meta) => {
+      refund: async (keyId, reservedUnits, meta, reservedAt) => {
         assertUnits('reservedUnits', reservedUnits);
-        await refundOne(trx, keyId, reservedUnits, meta);
+        if (reservedAt === undefined) return refundOne(trx, keyId, reservedUnits, meta);
+        const item = { keyId, reserved: reservedUnits, actual: 0, meta: meta ?? {} };
+        await settleOne(trx, { ...item, budgetAt: reservedAt });
       },
     }),
 
     async reserve(keyId, units) {
       assertUnits('units', units);
-      return leases.reserve(keyId, units);
+      const reserved = await reserveFor(keyId, units);
+      return reserved !== null && 'budgetAt' in reserved;
     },
 
-    async settle(keyId, reservedUnits, actualUnits, meta = {}) {
+    async settle(keyId, reservedUnits, actualUnits, meta = {}, budgetAt = null) {
       assertUnits('reservedUnits', reservedUnits);
       assertUnits('actualUnits', actualUnits);
+      if (budgetAt !== null) {
+        const item = { keyId, reserved: reservedUnits, actual: actualUnits, meta, budgetAt };
+        const charged = await settleBudgeted(item);
+        countUsage(metrics, charged, meta);
+        return { charged };
+      }
       const { item, leased } = leases.planSettlement(keyId, reservedUnits, actualUnits, meta);
       // Before the first await: in the journal when the caller goes on to answer the client.
       const entry = journal?.append(item);
@@ -263,8 +348,18 @@ export function createBilling(
       return { charged };
     },
 
-    async refund(keyId, reservedUnits, meta) {
+    async refund(keyId, reservedUnits, meta, budgetAt = null) {
       assertUnits('reservedUnits', reservedUnits);
+      if (budgetAt !== null) {
+        await settleBudgeted({
+          keyId,
+          reserved: reservedUnits,
+          actual: 0,
+          meta: meta ?? {},
+          budgetAt,
+        });
+        return;
+      }
       if (!leases.refund(keyId, reservedUnits)) {
         await writes.persist('balance', { release: reservedUnits, keyId });
       }

@@ -20,8 +20,19 @@ export type HoldUsage = Omit<UsageMeta, 'kind' | 'requestId' | 'model'>;
 
 /** The ledger calls a hold makes (billing.ts's journaled path). */
 export interface HoldLedger {
-  settle(keyId: number, reserved: number, units: number, meta: UsageMeta): Promise<unknown>;
-  refund(keyId: number, reserved: number): Promise<void>;
+  settle(
+    keyId: number,
+    reserved: number,
+    units: number,
+    meta: UsageMeta,
+    budgetAt: number | null,
+  ): Promise<unknown>;
+  refund(
+    keyId: number,
+    reserved: number,
+    meta: UsageMeta | undefined,
+    budgetAt: number | null,
+  ): Promise<void>;
 }
 
 /** The writes still running behind settled holds, so that shutdown can wait for them. */
@@ -55,6 +66,8 @@ export class Hold {
     /** Quota units reserved for the request's worst case. */
     readonly reserved: number,
     readonly purpose: HoldPurpose,
+    /** A budgeted reservation's instant (Unix seconds): settling gives the budgets their part back. */
+    readonly budgetAt: number | null = null,
   ) {}
 
   /** Whether it has been settled or refunded. */
@@ -74,7 +87,7 @@ export class Hold {
     const meta: UsageMeta = { kind, requestId, ...(model ? { model } : {}), ...usage };
     // The ledger journals the charge before its first await: in the journal when this returns.
     this.writes.track(
-      this.ledger.settle(this.keyId, this.reserved, units, meta),
+      this.ledger.settle(this.keyId, this.reserved, units, meta, this.budgetAt),
       `${kind} settlement`,
       requestId,
     );
@@ -88,8 +101,15 @@ export class Hold {
   refund(): boolean {
     if (this.done) return false;
     this.done = true;
-    const { kind, requestId } = this.purpose;
-    this.writes.track(this.ledger.refund(this.keyId, this.reserved), `${kind} refund`, requestId);
+    const { kind, requestId, model } = this.purpose;
+    // A budgeted refund is a journaled settlement of 0: its usage row (0 units) names the request.
+    const meta =
+      this.budgetAt === null ? undefined : { kind, requestId, ...(model ? { model } : {}) };
+    this.writes.track(
+      this.ledger.refund(this.keyId, this.reserved, meta, this.budgetAt),
+      `${kind} refund`,
+      requestId,
+    );
     return true;
   }
 }

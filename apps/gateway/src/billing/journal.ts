@@ -59,6 +59,8 @@ interface JournalLine {
   r: number;
   a: number;
   m: SettleItem['meta'];
+  /** The budgeted reservation's instant, so a replay gives the budgets back exactly once too. */
+  b?: number;
 }
 
 const segmentName = (n: number) => `${String(n).padStart(6, '0')}.jsonl`;
@@ -112,6 +114,7 @@ export function openJournal(root: string, owner: string, segmentEntries = 4096):
         r: item.reserved,
         a: item.actual,
         m: item.meta,
+        ...(item.budgetAt != null ? { b: item.budgetAt } : {}),
       };
       writeSync(current.fd, `${JSON.stringify(line)}\n`);
       const segment = current;
@@ -192,6 +195,7 @@ function readEntries(dir: string): SettleItem[] {
         actual: line.a,
         meta: line.m,
         entryId: line.id,
+        budgetAt: line.b ?? null,
       });
     }
   }

@@ -6,7 +6,13 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { reserveOne, reserveWithLease, type SettleItem, type UsageMeta } from './statements.js';
+import {
+  BUDGETED,
+  reserveOne,
+  reserveWithLease,
+  type SettleItem,
+  type UsageMeta,
+} from './statements.js';
 
 /** Lease size, in multiples of the reservation that needed it. */
 const LEASE_CHUNK_FACTOR = 32;
@@ -30,6 +36,8 @@ interface KeyLease {
   refill: Promise<unknown> | null;
   /** Returns the lease once the key has stayed idle for `idleMs`. */
   idleTimer: ReturnType<typeof setTimeout> | null;
+  /** A budget binds the key: its reservations skip the lease (billing.ts reserves them). */
+  budgeted: boolean;
 }
 
 /**
@@ -62,9 +70,13 @@ export class LeaseBook {
     private readonly options: LeaseBookOptions,
   ) {}
 
-  /** Reserves `units` from the lease, or with one statement when it cannot cover them. */
-  reserve(keyId: number, units: number): Promise<boolean> {
+  /**
+   * Reserves `units` from the lease, or with one statement when it cannot cover them;
+   * {@link BUDGETED} (nothing reserved) when a budget binds the key.
+   */
+  reserve(keyId: number, units: number): Promise<boolean | typeof BUDGETED> {
     const lease = this.leases.get(keyId);
+    if (lease?.budgeted) return Promise.resolve(BUDGETED);
     if (lease && lease.available >= units) return Promise.resolve(this.take(lease, units));
     return this.reserveFromDb(this.leaseOf(keyId), keyId, units);
   }
@@ -90,6 +102,11 @@ export class LeaseBook {
     }
     if (lease) lease.holders = Math.max(0, lease.holders - 1);
     return { item: { keyId, reserved, actual, meta }, leased: false };
+  }
+
+  /** Whether a budget binds the key (learned from the database's answers). */
+  setBudgeted(keyId: number, budgeted: boolean): void {
+    this.leaseOf(keyId).budgeted = budgeted;
   }
 
   /** Gives a reservation back to the lease; false when the key has none (release it from the hold). */
@@ -157,6 +174,7 @@ export class LeaseBook {
         waiting: 0,
         refill: null,
         idleTimer: null,
+        budgeted: false,
       };
       this.leases.set(keyId, lease);
     }
@@ -171,12 +189,17 @@ export class LeaseBook {
   }
 
   /** A reservation the lease cannot cover: one statement (a refill, or exact near the limit). */
-  private async reserveFromDb(lease: KeyLease, keyId: number, units: number): Promise<boolean> {
+  private async reserveFromDb(
+    lease: KeyLease,
+    keyId: number,
+    units: number,
+  ): Promise<boolean | typeof BUDGETED> {
     // One refill per key at a time; the others wait for it and try the lease again.
     while (lease.refill && !lease.exact) {
       lease.waiting += units;
       await lease.refill.catch(() => {});
       lease.waiting -= units;
+      if (lease.budgeted) return BUDGETED;
       if (lease.available >= units) return this.take(lease, units);
     }
     // Sized for what queued behind the last refill too: a burst of requests on one key (a
@@ -184,11 +207,15 @@ export class LeaseBook {
     const chunk = Math.max(units * LEASE_CHUNK_FACTOR, lease.waiting * 2);
     const refill = reserveWithLease(this.db, keyId, units, chunk, LEASE_HEADROOM, this.owner);
     lease.refill = refill;
-    let granted: number | null;
+    let granted: number | null | typeof BUDGETED;
     try {
       granted = await refill;
     } finally {
       if (lease.refill === refill) lease.refill = null;
+    }
+    if (granted === BUDGETED) {
+      lease.budgeted = true;
+      return BUDGETED;
     }
     lease.exact = !granted;
     if (granted !== null) {

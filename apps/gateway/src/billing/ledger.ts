@@ -19,6 +19,8 @@ export interface LedgerOptions {
   /** The instance's data directory: journals live in `<dataDir>/ledger/<database id>/`. */
   dataDir: string;
   leaseIdleMs?: number;
+  /** The IANA zone budget periods start in. Default UTC. */
+  budgetTimeZone?: string;
   metrics?: StandardMetrics;
   log?: Logger;
   heartbeatMs?: number;
@@ -61,6 +63,7 @@ export async function startLedger(options: LedgerOptions): Promise<Ledger> {
   const billing = createBilling(db, options.metrics, {
     kind: options.kind,
     leaseIdleMs: options.leaseIdleMs,
+    budgetTimeZone: options.budgetTimeZone,
     owner: instanceId,
     journal,
     log,

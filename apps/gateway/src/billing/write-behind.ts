@@ -15,7 +15,13 @@ import type { Logger } from '../observability/logger.js';
 import { GroupCommit, ItemFailure } from './group-commit.js';
 import type { JournalEntry } from './journal.js';
 import type { LeaseBook } from './leases.js';
-import { releaseHolds, type SettleItem, settleBatch, settleOne } from './statements.js';
+import {
+  releaseHolds,
+  type SettleItem,
+  settleBatch,
+  settleInOneTransaction,
+  settleOne,
+} from './statements.js';
 
 /** What the queues write: a settlement, a refund, or an idle lease's return. */
 export type Work =
@@ -48,15 +54,37 @@ async function writeSettlements(
   const one = (item: SettleItem) =>
     settleOne(db, item, owner).catch((err: unknown) => new ItemFailure(err));
   if (items.length <= 1) return Promise.all(items.map(one));
+  // The batch statement moves no budget: budgeted settlements are written one by one.
+  const batchable = items.filter((item) => item.budgetAt == null);
   let settled = new Set<number>();
   try {
-    settled = await settleBatch(db, items, owner);
+    if (batchable.length > 1) settled = await settleBatch(db, batchable, owner);
   } catch {
     // nothing was applied; settle one by one
   }
+  const together = await settleBudgetedTogether(db, owner, items);
   const results: Array<number | ItemFailure> = [];
-  for (const item of items) results.push(settled.has(item.keyId) ? item.actual : await one(item));
+  for (const item of items) {
+    const inBatch = item.budgetAt == null && settled.has(item.keyId);
+    results.push(inBatch ? item.actual : (together.get(item) ?? (await one(item))));
+  }
   return results;
+}
+
+/** The batch's budgeted settlements in one transaction; empty when it failed (then one by one). */
+async function settleBudgetedTogether(
+  db: Kysely<DB>,
+  owner: string,
+  items: readonly SettleItem[],
+): Promise<Map<SettleItem, number>> {
+  const budgeted = items.filter((item) => item.budgetAt != null);
+  if (budgeted.length < 2) return new Map();
+  try {
+    const charged = await settleInOneTransaction(db, budgeted, owner);
+    return new Map(budgeted.map((item, i) => [item, charged[i]!]));
+  } catch {
+    return new Map(); // nothing was applied
+  }
 }
 
 /** Adds `units` to a key's entry of a per-key sum. */

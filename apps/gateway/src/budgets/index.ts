@@ -12,3 +12,9 @@ export {
   periodBounds,
 } from './period.js';
 export type { BudgetColumns, BudgetTables, TeamsTable } from './tables.js';
+export {
+  type CurrentBudget,
+  currentBudget,
+  type StoredBudget,
+  storedBudget,
+} from './view.js';

@@ -81,8 +81,8 @@ export async function cursorPage<TB extends PagedTable, O extends { id: string }
   return pageOf(rows, options.limit);
 }
 
-/** The tables paged by their own increasing numeric id (no `seq`): keys and usage rows. */
-export type IdPagedTable = 'api_keys' | 'usage' | 'audit_log';
+/** The tables paged by their own increasing numeric id (no `seq`): keys, usage rows, teams. */
+export type IdPagedTable = 'api_keys' | 'usage' | 'audit_log' | 'teams';
 
 /**
  * One page of `query` ordered by the table's numeric id, newest first. The cursor is the last id

@@ -41,6 +41,8 @@ export interface ApiErrorOptions {
   param?: string | null;
   /** Extra response headers, e.g. Retry-After. */
   headers?: Record<string, string>;
+  /** Documented fields beside code/param in the error object, e.g. `budget` on budget_exceeded. */
+  details?: Record<string, unknown>;
   cause?: unknown;
 }
 
@@ -53,6 +55,7 @@ export class ApiError extends Error {
   readonly code: string | null;
   readonly param: string | null;
   readonly headers: Record<string, string>;
+  readonly details: Record<string, unknown>;
 
   constructor(
     readonly status: ErrorStatus,
@@ -65,6 +68,7 @@ export class ApiError extends Error {
     this.code = options.code ?? null;
     this.param = options.param ?? null;
     this.headers = options.headers ?? {};
+    this.details = options.details ?? {};
   }
 }
 

@@ -19,7 +19,15 @@ export function errorBody(err: ApiError, path: string): unknown {
   if (usesMessagesErrorShape(path)) {
     return { type: 'error', error: { type: err.type, message: err.message } };
   }
-  return { error: { message: err.message, type: err.type, code: err.code, param: err.param } };
+  return {
+    error: {
+      message: err.message,
+      type: err.type,
+      code: err.code,
+      param: err.param,
+      ...err.details,
+    },
+  };
 }
 
 /**

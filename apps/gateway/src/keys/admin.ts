@@ -2,8 +2,9 @@
  * Keys as an administrator sees them (`GET /v1/keys`, `GET /v1/keys/{key_id}`): never the secret,
  * always the state, quota and spend. Pages go newest first by id (db/cursor-page.ts).
  */
-import type { ApiKey, ApiKeyList, ApiKeyStatus } from '@modelgate/core';
+import type { ApiKey, ApiKeyList, ApiKeyStatus, KeyBudget } from '@modelgate/core';
 import type { Kysely } from 'kysely';
+import { currentBudget, type StoredBudget } from '../budgets/index.js';
 import { idPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
 import { type KeyRecord, rowToRecord } from './keys.js';
@@ -15,11 +16,24 @@ export function keyStatus(record: KeyRecord, now: number): ApiKeyStatus {
   return 'active';
 }
 
+/** A budget as the key object shows it (units, Unix seconds), its current period at `now`. */
+export function toKeyBudget(budget: StoredBudget, now: number, timeZone: string): KeyBudget {
+  const current = currentBudget(budget, now, timeZone);
+  return {
+    amount: current.amount,
+    period: current.period,
+    spent: current.spent,
+    period_start: current.periodStart,
+    resets_at: current.resetsAt,
+  };
+}
+
 /**
+ * `timeZone` is where budget periods start (MODELGATE_BUDGET_TIME_ZONE).
  * @example
- * const view = toApiKey(await keys.get(42), Math.floor(Date.now() / 1000));
+ * const view = toApiKey(await keys.get(42), Math.floor(Date.now() / 1000), 'UTC');
  */
-export function toApiKey(record: KeyRecord, now: number): ApiKey {
+export function toApiKey(record: KeyRecord, now: number, timeZone: string): ApiKey {
   return {
     object: 'api_key',
     id: record.id,
@@ -36,6 +50,8 @@ export function toApiKey(record: KeyRecord, now: number): ApiKey {
     created_at: record.createdAt,
     expires_at: record.expiresAt,
     revoked_at: record.revokedAt,
+    budget: record.budget && toKeyBudget(record.budget, now, timeZone),
+    team_id: record.teamId,
   };
 }
 
@@ -55,12 +71,13 @@ function containsPattern(text: string): string {
 /**
  * One page of keys, newest first.
  * @example
- * const page = await listKeys(db, { limit: 20, status: 'active' }, now);
+ * const page = await listKeys(db, { limit: 20, status: 'active' }, now, 'UTC');
  */
 export async function listKeys(
   db: Kysely<DB>,
   query: KeyListQuery,
   now: number,
+  timeZone: string,
 ): Promise<ApiKeyList> {
   let select = db.selectFrom('api_keys').selectAll();
   if (query.status === 'revoked') select = select.where('revoked_at', 'is not', null);
@@ -78,7 +95,7 @@ export async function listKeys(
   const page = await idPage(select, query);
   return {
     object: 'list',
-    data: page.rows.map((row) => toApiKey(rowToRecord(row), now)),
+    data: page.rows.map((row) => toApiKey(rowToRecord(row), now, timeZone)),
     has_more: page.hasMore,
     next_cursor: page.nextCursor,
   };

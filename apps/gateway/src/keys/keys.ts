@@ -5,7 +5,9 @@
  * re-read in the background during the last fifth of its entry's life, so its requests never wait
  * on the database once it is cached, and what they see is still never older than the TTL.
  */
+import type { BudgetSetting } from '@modelgate/core';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type StoredBudget, storedBudget } from '../budgets/index.js';
 import type { ApiKeysTable } from '../db/account-tables.js';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
@@ -31,6 +33,10 @@ export interface KeyRecord extends AuthKey {
   revokedAt: number | null;
   createdAt: number;
   keyPrefix: string;
+  /** The key's own budget; null without one. */
+  budget: StoredBudget | null;
+  /** The team whose budget the key's spend also counts against. */
+  teamId: number | null;
 }
 
 export interface CreateKeyInput {
@@ -44,6 +50,8 @@ export interface CreateKeyInput {
   expiresAt?: number | null;
   /** Use this secret instead of generating one (bootstrap admin from env). */
   secret?: string;
+  budget?: BudgetSetting | null;
+  teamId?: number | null;
 }
 
 /** Settings an update may change; an absent field stays as it is, null clears it. */
@@ -54,6 +62,9 @@ export interface KeyChange {
   rpm?: number | null;
   tpm?: number | null;
   expiresAt?: number | null;
+  /** A new amount keeps the period's spend; a new period (or none) starts from zero. */
+  budget?: BudgetSetting | null;
+  teamId?: number | null;
 }
 
 export interface KeyService {
@@ -102,6 +113,22 @@ export function rowToRecord(r: KeyRow): KeyRecord {
     revokedAt: r.revoked_at,
     createdAt: r.created_at,
     keyPrefix: r.key_prefix,
+    budget: storedBudget(r),
+    teamId: r.team_id === null ? null : Number(r.team_id),
+  };
+}
+
+/** The SET list of a budget change: a period that changes (or goes) starts again from zero. */
+function budgetChange(budget: BudgetSetting | null | undefined) {
+  if (budget === undefined) return {};
+  const period = budget?.period ?? null;
+  const same = sql<boolean>`budget_period is not distinct from ${period}::text`;
+  return {
+    budget_amount: budget?.amount ?? null,
+    budget_period: period,
+    budget_spent: sql<number>`case when ${same} then budget_spent else 0 end`,
+    budget_period_start: sql<number | null>`case when ${same} then budget_period_start end`,
+    budget_period_end: sql<number | null>`case when ${same} then budget_period_end end`,
   };
 }
 
@@ -202,6 +229,9 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
           tpm: input.tpm ?? null,
           expires_at: input.expiresAt ?? null,
           created_at: nowSeconds(now),
+          budget_amount: input.budget?.amount ?? null,
+          budget_period: input.budget?.period ?? null,
+          team_id: input.teamId ?? null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -265,6 +295,8 @@ export function createKeyService(db: Kysely<DB>, options: KeyServiceOptions = {}
           rpm: change.rpm,
           tpm: change.tpm,
           expires_at: change.expiresAt,
+          team_id: change.teamId,
+          ...budgetChange(change.budget),
         })
         .where('id', '=', id)
         .where('revoked_at', 'is', null);

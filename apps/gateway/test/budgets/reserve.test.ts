@@ -2,7 +2,7 @@
 // covered number through (no overspend), a new period starts from zero, and quota still binds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../src/budgets/index.js';
-import { refundBudget, reserveWithinBudget } from '../../src/budgets/reserve.js';
+import { reserveWithinBudget } from '../../src/budgets/reserve.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { eachDatabase, type FreshDatabase, freshDatabase } from '../support/index.js';
@@ -83,21 +83,5 @@ describe.each(eachDatabase())('reserveWithinBudget on $name', (target) => {
     const now = new Date('2026-11-28T12:00:00Z');
     expect(await reserveWithinBudget(database.db, id, 1_001, now, 'UTC')).toBe(false);
     expect(Number((await row(id)).budget_spent)).toBe(0);
-  });
-
-  it('refunds into the period that reserved, never into the next one', async () => {
-    const id = await key(null, 1_000, 'day');
-    const monday = new Date('2026-11-30T12:00:00Z');
-    expect(await reserveWithinBudget(database.db, id, 800, monday, 'UTC')).toBe(true);
-    const reservedIn = Number((await row(id)).budget_period_start);
-    expect(await refundBudget(database.db, id, 300, reservedIn)).toBe(true);
-    expect(Number((await row(id)).budget_spent)).toBe(500);
-
-    expect(
-      await reserveWithinBudget(database.db, id, 200, new Date('2026-12-01T01:00:00Z'), 'UTC'),
-    ).toBe(true);
-    // The Monday reservation settles on Tuesday with 500 unused: Tuesday's 200 stay.
-    expect(await refundBudget(database.db, id, 500, reservedIn)).toBe(false);
-    expect(Number((await row(id)).budget_spent)).toBe(200);
   });
 });

@@ -127,6 +127,16 @@ const SAMPLES: Record<Operation, Sample> = {
     path: '/v1/keys/987654/revoke',
     admin: true,
   },
+  'GET /v1/teams': { method: 'GET', path: '/v1/teams', admin: true },
+  'POST /v1/teams': { method: 'POST', path: '/v1/teams', json: { name: 'contract' }, admin: true },
+  'GET /v1/teams/{team_id}': { method: 'GET', path: '/v1/teams/987654', admin: true },
+  'PATCH /v1/teams/{team_id}': {
+    method: 'PATCH',
+    path: '/v1/teams/987654',
+    json: { name: 'renamed' },
+    admin: true,
+  },
+  'DELETE /v1/teams/{team_id}': { method: 'DELETE', path: '/v1/teams/987654', admin: true },
   'GET /v1/usage': { method: 'GET', path: '/v1/usage' },
   'GET /v1/usage/records': { method: 'GET', path: '/v1/usage/records' },
 };

@@ -203,7 +203,10 @@ export async function expectError(
   }
   zErrorResponse.parse(body);
   expect(Object.keys(body)).toEqual(['error']);
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
+  // A spent budget says which one in `budget` (ExceededBudget); no other error has more fields.
+  const fields = ['code', 'message', 'param', 'type'];
+  if (body.error.code === 'budget_exceeded') fields.unshift('budget');
+  expect(Object.keys(body.error).sort()).toEqual(fields);
   expect(body.error.type, text).toBe(type);
   expect(body.error.message.length).toBeGreaterThan(0);
   if (want.param !== undefined) expect(body.error.param, text).toBe(want.param);

@@ -1839,6 +1839,13 @@ export type EmbeddingUsage = {
 export type CreditSummary = {
     object: 'credit_summary';
     /**
+     * The budgets this key's spend counts against; null where there is none.
+     */
+    budgets: {
+        key: BalanceBudget | null;
+        team: BalanceBudget | null;
+    };
+    /**
      * Credits granted in total.
      */
     total_granted: number;
@@ -1914,6 +1921,18 @@ export type CreateTokenRequest = {
      * Tokens per minute, at most 2,147,483,647. Null or absent = unlimited.
      */
     tpm?: number | null;
+    /**
+     * A spending limit per period on top of the quota (402 `budget_exceeded` once spent).
+     * Null or absent = none.
+     *
+     */
+    budget?: BudgetSetting | null;
+    /**
+     * The team whose budget this key's spend also counts against (400 `invalid_value`,
+     * `param` `team_id`, when there is no such team). Null or absent = none.
+     *
+     */
+    team_id?: number | null;
 };
 
 /**
@@ -2519,8 +2538,37 @@ export type ErrorResponse = {
          * The offending request field (dotted path, e.g. `messages.0.role`), if any.
          */
         param: string | null;
+        budget?: ExceededBudget;
     };
 };
+
+/**
+ * On a 402 `budget_exceeded` only: the budget that refused the request. Amounts are in credits.
+ */
+export type ExceededBudget = {
+    /**
+     * Whether the key's own budget or its team's refused.
+     */
+    scope: 'key' | 'team';
+    /**
+     * The team, when `scope` is `team`.
+     */
+    team_id?: number;
+    /**
+     * Credits allowed per period.
+     */
+    amount: number;
+    period: BudgetPeriod;
+    /**
+     * When the period ends and the budget starts again from zero (ISO 8601, UTC).
+     */
+    resets_at: string;
+};
+
+/**
+ * A budget's period: a `day`, a `week` from Monday or a `month` from the 1st, each starting at local midnight in the gateway's MODELGATE_BUDGET_TIME_ZONE (UTC by default).
+ */
+export type BudgetPeriod = 'day' | 'week' | 'month';
 
 /**
  * The error body of `POST /v1/messages` (the vendor's shape).
@@ -2588,6 +2636,70 @@ export type ApiKey = {
      * Unix seconds, or null.
      */
     revoked_at: number | null;
+    /**
+     * The key's own budget and its current period; null = none.
+     */
+    budget: KeyBudget | null;
+    /**
+     * The team whose budget the key's spend also counts against, or null.
+     */
+    team_id: number | null;
+};
+
+/**
+ * A budget to set, in quota units (1 credit = 1,000,000 units) per period.
+ */
+export type BudgetSetting = {
+    amount: number;
+    period: BudgetPeriod;
+};
+
+/**
+ * A budget and its current period, in quota units as `quota` is. `spent` counts what the
+ * period's requests were charged and what requests in flight reserved.
+ *
+ */
+export type KeyBudget = {
+    /**
+     * Units allowed per period.
+     */
+    amount: number;
+    period: BudgetPeriod;
+    /**
+     * Units spent in the current period.
+     */
+    spent: number;
+    /**
+     * When the current period started (Unix seconds).
+     */
+    period_start: number;
+    /**
+     * When it ends and `spent` starts again from 0 (Unix seconds).
+     */
+    resets_at: number;
+};
+
+/**
+ * A budget on the balance, in credits like the rest of the credit summary.
+ */
+export type BalanceBudget = {
+    /**
+     * Credits allowed per period.
+     */
+    amount: number;
+    period: BudgetPeriod;
+    /**
+     * Credits spent in the current period (reservations included).
+     */
+    spent: number;
+    /**
+     * Credits left this period: `amount − spent`, at least 0.
+     */
+    available: number;
+    /**
+     * When the period ends (Unix seconds).
+     */
+    resets_at: number;
 };
 
 /**
@@ -2618,6 +2730,19 @@ export type UpdateKeyRequest = {
      * Tokens per minute; null = unlimited.
      */
     tpm?: number | null;
+    /**
+     * A spending limit per period on top of the quota (402 `budget_exceeded` once spent).
+     * A new amount keeps what the current period has spent; a new period starts from zero.
+     * Null = none.
+     *
+     */
+    budget?: BudgetSetting | null;
+    /**
+     * The team whose budget this key's spend also counts against (400 `invalid_value`,
+     * `param` `team_id`, when there is no such team). Null = none.
+     *
+     */
+    team_id?: number | null;
 };
 
 /**
@@ -2634,9 +2759,68 @@ export type ApiKeyList = {
 };
 
 /**
+ * A team of keys and the budget they share (amounts in quota units, as on keys).
+ */
+export type Team = {
+    object: 'team';
+    id: number;
+    name: string;
+    /**
+     * Where this team's budget alerts go; null = the gateway's global alert URL.
+     */
+    alert_url: string | null;
+    /**
+     * The team's budget and its current period; null = none.
+     */
+    budget: KeyBudget | null;
+    /**
+     * How many keys belong to the team.
+     */
+    keys: number;
+    /**
+     * Unix seconds.
+     */
+    created_at: number;
+};
+
+/**
+ * One page of teams, newest first.
+ */
+export type TeamList = {
+    object: 'list';
+    data: Array<Team>;
+    has_more: boolean;
+    /**
+     * Pass as `after` for the next page; null on the last.
+     */
+    next_cursor: string | null;
+};
+
+export type CreateTeamRequest = {
+    name: string;
+    budget?: BudgetSetting | null;
+    /**
+     * An https (or http) URL for this team's budget alerts.
+     */
+    alert_url?: string | null;
+};
+
+export type UpdateTeamRequest = {
+    name?: string;
+    budget?: BudgetSetting | null;
+    alert_url?: string | null;
+};
+
+export type DeletedTeam = {
+    object: 'team';
+    id: number;
+    deleted: true;
+};
+
+/**
  * What an administrative change did.
  */
-export type AuditAction = 'key.create' | 'key.update' | 'key.revoke' | 'callback_secret.rotate';
+export type AuditAction = 'key.create' | 'key.update' | 'key.revoke' | 'callback_secret.rotate' | 'team.create' | 'team.update' | 'team.delete';
 
 /**
  * One administrative change: who made it, what it changed and when, with the values before and after. A key's values are its settings (name, role, quota, models, rpm, tpm, expires_at, revoked_at), never its secret; a rotated callback secret records only the grace period.
@@ -2658,7 +2842,7 @@ export type AuditEntry = {
      */
     request_id: string | null;
     target: {
-        type: 'key' | 'callback_secret';
+        type: 'key' | 'callback_secret' | 'team';
         /**
          * The id of the key changed (for a callback secret, of its key).
          */
@@ -2919,6 +3103,16 @@ export type DeliveryId = string;
 export type KeyId = number;
 
 /**
+ * The team's id.
+ */
+export type TeamId = number;
+
+/**
+ * The previous page's `next_cursor` (a team id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
+ */
+export type TeamCursor = string;
+
+/**
  * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
  */
 export type KeyCursor = string;
@@ -3110,7 +3304,7 @@ export type CreateChatCompletionErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3194,7 +3388,7 @@ export type CreateCompletionErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3506,7 +3700,7 @@ export type CreateResponseErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3752,7 +3946,7 @@ export type CompactResponseErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3809,7 +4003,7 @@ export type CreateImageErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3878,7 +4072,7 @@ export type CreateImageEditErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -3950,7 +4144,7 @@ export type CreateImageVariationErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -4019,7 +4213,7 @@ export type CreateEmbeddingErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -4390,7 +4584,7 @@ export type CreateVideoGenerationErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key's balance cannot cover the request (reserved before the upstream call). Not retried by SDKs.
+     * The key's balance cannot cover the request (reserved before the upstream call): code `insufficient_quota`, or `budget_exceeded` when the key's or its team's budget for the current period is spent (then `error.budget` names it and its reset time). Not retried by SDKs.
      */
     402: ErrorResponse;
     /**
@@ -4813,6 +5007,287 @@ export type ListKeysResponses = {
 };
 
 export type ListKeysResponse = ListKeysResponses[keyof ListKeysResponses];
+
+export type ListTeamsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size.
+         */
+        limit?: number;
+        /**
+         * The previous page's `next_cursor` (a team id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
+         */
+        after?: string;
+    };
+    url: '/v1/teams';
+};
+
+export type ListTeamsErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type ListTeamsError = ListTeamsErrors[keyof ListTeamsErrors];
+
+export type ListTeamsResponses = {
+    /**
+     * One page of teams.
+     */
+    200: TeamList;
+};
+
+export type ListTeamsResponse = ListTeamsResponses[keyof ListTeamsResponses];
+
+export type CreateTeamData = {
+    body: CreateTeamRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/teams';
+};
+
+export type CreateTeamErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type CreateTeamError = CreateTeamErrors[keyof CreateTeamErrors];
+
+export type CreateTeamResponses = {
+    /**
+     * The new team.
+     */
+    200: Team;
+};
+
+export type CreateTeamResponse = CreateTeamResponses[keyof CreateTeamResponses];
+
+export type DeleteTeamData = {
+    body?: never;
+    path: {
+        /**
+         * The team's id.
+         */
+        team_id: number;
+    };
+    query?: never;
+    url: '/v1/teams/{team_id}';
+};
+
+export type DeleteTeamErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The team still has keys.
+     */
+    409: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type DeleteTeamError = DeleteTeamErrors[keyof DeleteTeamErrors];
+
+export type DeleteTeamResponses = {
+    /**
+     * The team is gone.
+     */
+    200: DeletedTeam;
+};
+
+export type DeleteTeamResponse = DeleteTeamResponses[keyof DeleteTeamResponses];
+
+export type GetTeamData = {
+    body?: never;
+    path: {
+        /**
+         * The team's id.
+         */
+        team_id: number;
+    };
+    query?: never;
+    url: '/v1/teams/{team_id}';
+};
+
+export type GetTeamErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type GetTeamError = GetTeamErrors[keyof GetTeamErrors];
+
+export type GetTeamResponses = {
+    /**
+     * The team.
+     */
+    200: Team;
+};
+
+export type GetTeamResponse = GetTeamResponses[keyof GetTeamResponses];
+
+export type UpdateTeamData = {
+    body: UpdateTeamRequest;
+    path: {
+        /**
+         * The team's id.
+         */
+        team_id: number;
+    };
+    query?: never;
+    url: '/v1/teams/{team_id}';
+};
+
+export type UpdateTeamErrors = {
+    /**
+     * The request is invalid; `param` names the offending field.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, unknown or expired API key.
+     */
+    401: ErrorResponse;
+    /**
+     * The operation needs an administrator key.
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this key (a resource of another key is reported the same way).
+     */
+    404: ErrorResponse;
+    /**
+     * The JSON body is over 1 MiB, or the uploaded file over the upload limit (default 20 MiB).
+     */
+    413: ErrorResponse;
+    /**
+     * The body is not `application/json` (or, for uploads, the file is not a PNG, JPEG, WebP or GIF image).
+     */
+    415: ErrorResponse;
+    /**
+     * The key's `rpm` or `tpm` limit is exceeded. Retry after `Retry-After` seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error in the gateway.
+     */
+    500: ErrorResponse;
+    /**
+     * No deployment is available right now (all cooling down), the gateway is shutting down, or its database is briefly unreachable (`temporarily_unavailable`, with Retry-After).
+     */
+    503: ErrorResponse;
+};
+
+export type UpdateTeamError = UpdateTeamErrors[keyof UpdateTeamErrors];
+
+export type UpdateTeamResponses = {
+    /**
+     * The team, changed.
+     */
+    200: Team;
+};
+
+export type UpdateTeamResponse = UpdateTeamResponses[keyof UpdateTeamResponses];
 
 export type ListAuditEntriesData = {
     body?: never;

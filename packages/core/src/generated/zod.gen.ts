@@ -1363,32 +1363,6 @@ export const zCreditGrant = z.object({
 });
 
 /**
- * Balance and usage of the presented key, in credits (1 credit = 1,000,000 quota units).
- */
-export const zCreditSummary = z.object({
-    object: z.literal('credit_summary'),
-    total_granted: z.number(),
-    total_used: z.number(),
-    total_available: z.number(),
-    grants: z.object({
-        object: z.literal('list'),
-        data: z.array(zCreditGrant)
-    })
-});
-
-/**
- * A new key's name, quota and optional limits.
- */
-export const zCreateTokenRequest = z.strictObject({
-    name: z.string().min(1).max(64),
-    quota: z.int().gte(0).lte(9007199254740991),
-    expires_at: z.int().gte(0).nullish(),
-    models: z.array(z.string().min(1)).min(1).nullish(),
-    rpm: z.int().gte(1).lte(2147483647).nullish(),
-    tpm: z.int().gte(1).lte(2147483647).nullish()
-});
-
-/**
  * A newly created key. `key` and `callback_secret` are shown only here.
  */
 export const zToken = z.object({
@@ -1984,6 +1958,26 @@ export const zMessageStreamEvent = z.union([
 ]);
 
 /**
+ * A budget's period: a `day`, a `week` from Monday or a `month` from the 1st, each starting at local midnight in the gateway's MODELGATE_BUDGET_TIME_ZONE (UTC by default).
+ */
+export const zBudgetPeriod = z.enum([
+    'day',
+    'week',
+    'month'
+]);
+
+/**
+ * On a 402 `budget_exceeded` only: the budget that refused the request. Amounts are in credits.
+ */
+export const zExceededBudget = z.object({
+    scope: z.enum(['key', 'team']),
+    team_id: z.int().optional(),
+    amount: z.number(),
+    period: zBudgetPeriod,
+    resets_at: z.iso.datetime()
+});
+
+/**
  * The error body of every operation except `POST /v1/messages`.
  */
 export const zErrorResponse = z.object({
@@ -1991,7 +1985,8 @@ export const zErrorResponse = z.object({
         message: z.string(),
         type: zErrorType,
         code: z.string().nullable(),
-        param: z.string().nullable()
+        param: z.string().nullable(),
+        budget: zExceededBudget.optional()
     })
 });
 
@@ -2018,6 +2013,41 @@ export const zApiKeyStatus = z.enum([
 ]);
 
 /**
+ * A budget to set, in quota units (1 credit = 1,000,000 units) per period.
+ */
+export const zBudgetSetting = z.strictObject({
+    amount: z.int().gte(0).lte(9007199254740991),
+    period: zBudgetPeriod
+});
+
+/**
+ * A new key's name, quota and optional limits.
+ */
+export const zCreateTokenRequest = z.strictObject({
+    name: z.string().min(1).max(64),
+    quota: z.int().gte(0).lte(9007199254740991),
+    expires_at: z.int().gte(0).nullish(),
+    models: z.array(z.string().min(1)).min(1).nullish(),
+    rpm: z.int().gte(1).lte(2147483647).nullish(),
+    tpm: z.int().gte(1).lte(2147483647).nullish(),
+    budget: zBudgetSetting.nullish(),
+    team_id: z.int().gte(1).nullish()
+});
+
+/**
+ * A budget and its current period, in quota units as `quota` is. `spent` counts what the
+ * period's requests were charged and what requests in flight reserved.
+ *
+ */
+export const zKeyBudget = z.object({
+    amount: z.int().gte(0),
+    period: zBudgetPeriod,
+    spent: z.int().gte(0),
+    period_start: z.int(),
+    resets_at: z.int()
+});
+
+/**
  * A key as an administrator sees it: never its secret. Amounts are in
  * quota units (1 credit = 1,000,000 units), as `quota` is at creation.
  *
@@ -2037,7 +2067,38 @@ export const zApiKey = z.object({
     tpm: z.int().nullable(),
     created_at: z.int(),
     expires_at: z.int().nullable(),
-    revoked_at: z.int().nullable()
+    revoked_at: z.int().nullable(),
+    budget: zKeyBudget.nullable(),
+    team_id: z.int().nullable()
+});
+
+/**
+ * A budget on the balance, in credits like the rest of the credit summary.
+ */
+export const zBalanceBudget = z.object({
+    amount: z.number(),
+    period: zBudgetPeriod,
+    spent: z.number(),
+    available: z.number(),
+    resets_at: z.int()
+});
+
+/**
+ * Balance and usage of the presented key, in credits (1 credit = 1,000,000 quota units).
+ */
+export const zCreditSummary = z.object({
+    object: z.literal('credit_summary'),
+    budgets: z.object({
+        key: zBalanceBudget.nullable(),
+        team: zBalanceBudget.nullable()
+    }),
+    total_granted: z.number(),
+    total_used: z.number(),
+    total_available: z.number(),
+    grants: z.object({
+        object: z.literal('list'),
+        data: z.array(zCreditGrant)
+    })
 });
 
 /**
@@ -2049,7 +2110,9 @@ export const zUpdateKeyRequest = z.strictObject({
     expires_at: z.int().gte(0).nullish(),
     models: z.array(z.string().min(1)).min(1).nullish(),
     rpm: z.int().gte(1).lte(2147483647).nullish(),
-    tpm: z.int().gte(1).lte(2147483647).nullish()
+    tpm: z.int().gte(1).lte(2147483647).nullish(),
+    budget: zBudgetSetting.nullish(),
+    team_id: z.int().gte(1).nullish()
 });
 
 /**
@@ -2063,13 +2126,57 @@ export const zApiKeyList = z.object({
 });
 
 /**
+ * A team of keys and the budget they share (amounts in quota units, as on keys).
+ */
+export const zTeam = z.object({
+    object: z.literal('team'),
+    id: z.int(),
+    name: z.string(),
+    alert_url: z.string().nullable(),
+    budget: zKeyBudget.nullable(),
+    keys: z.int().gte(0),
+    created_at: z.int()
+});
+
+/**
+ * One page of teams, newest first.
+ */
+export const zTeamList = z.object({
+    object: z.literal('list'),
+    data: z.array(zTeam),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable()
+});
+
+export const zCreateTeamRequest = z.strictObject({
+    name: z.string().min(1).max(64),
+    budget: zBudgetSetting.nullish(),
+    alert_url: z.url().max(2048).nullish()
+});
+
+export const zUpdateTeamRequest = z.strictObject({
+    name: z.string().min(1).max(64).optional(),
+    budget: zBudgetSetting.nullish(),
+    alert_url: z.url().max(2048).nullish()
+});
+
+export const zDeletedTeam = z.object({
+    object: z.literal('team'),
+    id: z.int(),
+    deleted: z.literal(true)
+});
+
+/**
  * What an administrative change did.
  */
 export const zAuditAction = z.enum([
     'key.create',
     'key.update',
     'key.revoke',
-    'callback_secret.rotate'
+    'callback_secret.rotate',
+    'team.create',
+    'team.update',
+    'team.delete'
 ]);
 
 /**
@@ -2083,7 +2190,11 @@ export const zAuditEntry = z.object({
     actor_key_id: z.int(),
     request_id: z.string().nullable(),
     target: z.object({
-        type: z.enum(['key', 'callback_secret']),
+        type: z.enum([
+            'key',
+            'callback_secret',
+            'team'
+        ]),
         id: z.string()
     }),
     before: z.record(z.string(), z.unknown()).nullable(),
@@ -2252,6 +2363,16 @@ export const zDeliveryId = z.string().regex(/^msg_[0-9A-Za-z]{1,64}$/);
  * The key's id (`id` of the key at creation).
  */
 export const zKeyId = z.int().gte(1).lte(9007199254740991);
+
+/**
+ * The team's id.
+ */
+export const zTeamId = z.int().gte(1).lte(9007199254740991);
+
+/**
+ * The previous page's `next_cursor` (a team id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
+ */
+export const zTeamCursor = z.string().regex(/^[1-9][0-9]{0,15}$/);
 
 /**
  * The previous page's `next_cursor` (a row id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
@@ -2707,6 +2828,52 @@ export const zListKeysQuery = z.object({
  * One page of keys.
  */
 export const zListKeysResponse = zApiKeyList;
+
+export const zListTeamsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    after: z.string().regex(/^[1-9][0-9]{0,15}$/).optional()
+});
+
+/**
+ * One page of teams.
+ */
+export const zListTeamsResponse = zTeamList;
+
+export const zCreateTeamBody = zCreateTeamRequest;
+
+/**
+ * The new team.
+ */
+export const zCreateTeamResponse = zTeam;
+
+export const zDeleteTeamPath = z.object({
+    team_id: z.int().gte(1).lte(9007199254740991)
+});
+
+/**
+ * The team is gone.
+ */
+export const zDeleteTeamResponse = zDeletedTeam;
+
+export const zGetTeamPath = z.object({
+    team_id: z.int().gte(1).lte(9007199254740991)
+});
+
+/**
+ * The team.
+ */
+export const zGetTeamResponse = zTeam;
+
+export const zUpdateTeamBody = zUpdateTeamRequest;
+
+export const zUpdateTeamPath = z.object({
+    team_id: z.int().gte(1).lte(9007199254740991)
+});
+
+/**
+ * The team, changed.
+ */
+export const zUpdateTeamResponse = zTeam;
 
 export const zListAuditEntriesQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),

@@ -1,10 +1,11 @@
 /** Account operations: the key's balance (credit_grants) and token creation (admin). */
 
-import type { Token } from '@modelgate/core';
+import type { BalanceBudget, Token } from '@modelgate/core';
 import { zCreateTokenRequest } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
 import { keySettings, keyTarget, recordAudit } from '../../audit/index.js';
 import { unitsToCredits } from '../../billing/billing.js';
+import { currentBudget, type StoredBudget, storedBudget } from '../../budgets/index.js';
 import { notFound } from '../../errors/api-error.js';
 import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
@@ -23,11 +24,18 @@ export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): vo
     // Unlimited keys (the bootstrap admin) have no grant: they report usage only.
     const granted = record.quota ?? record.used;
     const available = Math.max(0, granted - record.used);
+    const now = Math.floor(Date.now() / 1000);
+    const timeZone = services.config.budgets.timeZone;
+    const team = record.teamId === null ? null : await teamBudget(services, record.teamId);
     return c.json({
       object: 'credit_summary',
       total_granted: unitsToCredits(granted),
       total_used: unitsToCredits(record.used),
       total_available: unitsToCredits(available),
+      budgets: {
+        key: record.budget && toBalanceBudget(record.budget, now, timeZone),
+        team: team && toBalanceBudget(team, now, timeZone),
+      },
       grants: {
         object: 'list',
         data:
@@ -59,6 +67,8 @@ export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): vo
           rpm: body.rpm ?? null,
           tpm: body.tpm ?? null,
           expiresAt: body.expires_at ?? null,
+          budget: body.budget ?? null,
+          teamId: body.team_id ?? null,
         },
         trx,
       );
@@ -85,4 +95,32 @@ export function registerAccountRoutes(app: Hono<AppEnv>, services: Services): vo
       callback_secret: result.callbackSecret,
     } satisfies Token);
   });
+}
+
+/** A team's budget columns; null when it has none (or is gone). */
+async function teamBudget(services: Services, teamId: number): Promise<StoredBudget | null> {
+  const row = await services.db
+    .selectFrom('teams')
+    .select([
+      'budget_amount',
+      'budget_period',
+      'budget_spent',
+      'budget_period_start',
+      'budget_period_end',
+    ])
+    .where('id', '=', teamId)
+    .executeTakeFirst();
+  return row ? storedBudget(row) : null;
+}
+
+/** A budget as the credit summary shows it: credits, its current period at `now`. */
+function toBalanceBudget(budget: StoredBudget, now: number, timeZone: string): BalanceBudget {
+  const current = currentBudget(budget, now, timeZone);
+  return {
+    amount: unitsToCredits(current.amount),
+    period: current.period,
+    spent: unitsToCredits(current.spent),
+    available: unitsToCredits(Math.max(0, current.amount - current.spent)),
+    resets_at: current.resetsAt,
+  };
 }

@@ -2,7 +2,7 @@
  * Route groups mounted by createApp, in order. A feature's routes are ONE import and ONE entry:
  *   registerModelRoutes (./models.js), registerImageRoutes (images), registerFileRoutes (files),
  *   registerVideoRoutes (video), registerMessageRoutes (the messages token count), registerCallbackRoutes (callbacks), registerKeyRoutes +
- *   registerUsageRoutes (operators).
+ *   registerTeamRoutes + registerUsageRoutes (operators).
  * The text generation routes are not here: the text edge serves them (http/text-edge/).
  * A group is `(app, services) => void` and registers absolute paths (`app.post('/v1/…', …)`).
  * Auth, body limit and rate limits already ran for every /v1/* path.
@@ -19,6 +19,7 @@ import { registerKeyRoutes } from './keys.js';
 import { registerMessageRoutes } from './messages.js';
 import { registerModelRoutes } from './models.js';
 import { registerResponseRoutes } from './responses.js';
+import { registerTeamRoutes } from './teams.js';
 import { registerUsageRoutes } from './usage.js';
 import { registerVideoRoutes } from './video.js';
 
@@ -35,5 +36,6 @@ export const routeGroups: RouteGroup[] = [
   registerVideoRoutes,
   registerCallbackRoutes,
   registerKeyRoutes,
+  registerTeamRoutes,
   registerUsageRoutes,
 ];

@@ -1,6 +1,6 @@
 /**
  * The checks a key's settings get when an administrator creates or changes a key: every model it
- * is restricted to is one the gateway serves, and an expiry lies in the future.
+ * is restricted to is one the gateway serves, an expiry lies in the future, and its team exists.
  */
 
 import { badRequest } from '../../errors/api-error.js';
@@ -12,7 +12,11 @@ import type { Services } from '../../services.js';
  */
 export async function checkKeySettings(
   services: Services,
-  settings: { models?: readonly string[] | null; expires_at?: number | null },
+  settings: {
+    models?: readonly string[] | null;
+    expires_at?: number | null;
+    team_id?: number | null;
+  },
 ): Promise<void> {
   const unknown = await unknownModelIds(services, settings.models ?? []);
   if (unknown.length > 0) {
@@ -25,6 +29,16 @@ export async function checkKeySettings(
   const now = Math.floor(Date.now() / 1000);
   if (settings.expires_at != null && settings.expires_at <= now) {
     throw badRequest('expires_at must be in the future.', 'expires_at', 'out_of_range');
+  }
+  if (settings.team_id != null) {
+    const team = await services.db
+      .selectFrom('teams')
+      .select('id')
+      .where('id', '=', settings.team_id)
+      .executeTakeFirst();
+    if (!team) {
+      throw badRequest(`team_id: no team ${settings.team_id}.`, 'team_id', 'invalid_value');
+    }
   }
 }
 

@@ -34,7 +34,7 @@ export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
     const query = validateQuery(c, zListKeysQuery);
     // This instance's queued charges and idle leases would show as used: write and return them.
     await services.billing.returnIdleLeases();
-    return c.json(await listKeys(services.db, query, nowSeconds()));
+    return c.json(await listKeys(services.db, query, nowSeconds(), timeZoneOf(services)));
   });
 
   app.get('/v1/keys/:key_id', requireAdmin(), async (c) => {
@@ -55,6 +55,8 @@ export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
       rpm: body.rpm,
       tpm: body.tpm,
       expiresAt: body.expires_at,
+      budget: body.budget,
+      teamId: body.team_id,
     };
     if (Object.values(change).every((value) => value === undefined)) {
       return c.json(await exactKey(services, id));
@@ -72,7 +74,7 @@ export function registerKeyRoutes(app: Hono<AppEnv>, services: Services): void {
       return after;
     });
     if (!updated) return refuseUpdate(services, id, body.quota);
-    return c.json(toApiKey(updated, nowSeconds()));
+    return c.json(toApiKey(updated, nowSeconds(), timeZoneOf(services)));
   });
 
   app.post('/v1/keys/:key_id/revoke', requireAdmin(), async (c) => {
@@ -123,5 +125,10 @@ async function exactKey(services: Services, id: number) {
   await services.billing.returnIdleLease(id);
   const record = await services.keys.get(id);
   if (!record) throw notFound(`No key ${id}.`, 'key_not_found', 'key_id');
-  return toApiKey(record, nowSeconds());
+  return toApiKey(record, nowSeconds(), timeZoneOf(services));
+}
+
+/** Where budget periods start (MODELGATE_BUDGET_TIME_ZONE). */
+function timeZoneOf(services: Services): string {
+  return services.config.budgets.timeZone;
 }

@@ -87,6 +87,8 @@ export async function finishTask(
     const reserved = Number(row.reserved_units);
     const keyId = Number(row.key_id);
     const meta = { kind: 'video', model: row.model, ref: row.id };
+    // The task was created in the same instant its budgets reserved (submit.ts).
+    const reservedAt = Number(row.created_at);
     let charged = 0;
     if (outcome.status === 'completed') {
       const params = row.params as { resolution?: string; duration?: number };
@@ -95,10 +97,12 @@ export async function finishTask(
       charged = Math.min(reserved, Math.ceil(perSecond * seconds));
       const result = await deps.billing
         .inTransaction(trx)
-        .settle(keyId, reserved, charged, { ...meta, seconds });
+        .settle(keyId, reserved, charged, { ...meta, seconds }, reservedAt);
       charged = result.charged;
     } else {
-      await deps.billing.inTransaction(trx).refund(keyId, reserved, { ...meta, seconds: 0 });
+      await deps.billing
+        .inTransaction(trx)
+        .refund(keyId, reserved, { ...meta, seconds: 0 }, reservedAt);
     }
     await trx
       .updateTable('video_tasks')

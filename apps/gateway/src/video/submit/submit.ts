@@ -156,7 +156,9 @@ async function insertTask(
   const id = `vt_${randomBase62(24)}`;
   const { callbackUrl, metadata, model: _model, ...params } = request;
   return deps.db.transaction().execute(async (trx) => {
-    if (!(await deps.billing.inTransaction(trx).reserve(key.id, units))) throw insufficientQuota();
+    const charges = deps.billing.inTransaction(trx);
+    // Reserved as at `now`, the task's created_at: settling gives that period's budgets back.
+    if (!(await charges.reserve(key.id, units, new Date(now)))) throw insufficientQuota();
     const inserted = await trx
       .insertInto('video_tasks')
       .values({
