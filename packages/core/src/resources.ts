@@ -22,15 +22,18 @@ import {
   createImageVariation,
   createMessage,
   createResponse,
+  createTeam,
   createToken,
   createVideoGeneration,
   deleteFile,
   deleteResponse,
+  deleteTeam,
   getCallbackSecret,
   getCreditGrants,
   getFile,
   getKey,
   getResponse,
+  getTeam,
   getUsage,
   getVideoGeneration,
   listAuditEntries,
@@ -38,12 +41,14 @@ import {
   listKeys,
   listModels,
   listResponseInputItems,
+  listTeams,
   listUsageRecords,
   listVideoGenerations,
   redeliverCallback,
   revokeKey,
   rotateCallbackSecret,
   updateKey,
+  updateTeam,
 } from './generated/sdk.gen.js';
 import type {
   ApiKey,
@@ -64,11 +69,13 @@ import type {
   CreateImageVariationRequest,
   CreateMessageRequest,
   CreateResponseRequest,
+  CreateTeamRequest,
   CreateTokenRequest,
   CreateVideoGenerationRequest,
   CreditSummary,
   DeletedFile,
   DeletedResponse,
+  DeletedTeam,
   EmbeddingList,
   FileObject,
   GetUsageData,
@@ -76,6 +83,7 @@ import type {
   ListAuditEntriesData,
   ListCallbackDeliveriesData,
   ListKeysData,
+  ListTeamsData,
   ListUsageRecordsData,
   ListVideoGenerationsData,
   Message,
@@ -84,8 +92,11 @@ import type {
   ResponseInputItemList,
   ResponseInputTokens,
   RotateCallbackSecretRequest,
+  Team,
+  TeamList,
   Token,
   UpdateKeyRequest,
+  UpdateTeamRequest,
   UsageRecordList,
   UsageReport,
   VideoTask,
@@ -117,6 +128,7 @@ export interface VideoCreateOptions extends CallOptions {
 export type ListVideoGenerationsQuery = NonNullable<ListVideoGenerationsData['query']>;
 export type ListCallbackDeliveriesQuery = NonNullable<ListCallbackDeliveriesData['query']>;
 export type ListKeysQuery = NonNullable<ListKeysData['query']>;
+export type ListTeamsQuery = NonNullable<ListTeamsData['query']>;
 export type ListAuditEntriesQuery = NonNullable<ListAuditEntriesData['query']>;
 export type UsageQuery = NonNullable<GetUsageData['query']>;
 export type ListUsageRecordsQuery = NonNullable<ListUsageRecordsData['query']>;
@@ -425,6 +437,41 @@ export function createResources(config: ResolvedClientOptions) {
           (fetch) => revokeKey(args(fetch, options, { path: { key_id: keyId } })),
           options,
           'zApiKey',
+        ),
+    },
+    teams: {
+      /** `GET /v1/teams` (admin key): every team, newest first, with its budget's state and key count. */
+      list: (query?: ListTeamsQuery, options?: CallOptions): Promise<TeamList> =>
+        invoke((fetch) => listTeams(args(fetch, options, { query })), options, 'zTeamList'),
+      /**
+       * `POST /v1/teams` (admin key): a team, optionally with a budget its keys' spend counts against.
+       *
+       * @example
+       * const team = await client.teams.create({ name: 'research', budget: { amount: 5_000_000, period: 'day' } });
+       * await client.keys.update(keyId, { team_id: team.id });
+       */
+      create: (body: CreateTeamRequest, options?: CallOptions): Promise<Team> =>
+        invoke((fetch) => createTeam(args(fetch, options, { body })), options, 'zTeam'),
+      /** `GET /v1/teams/{team_id}` (admin key). */
+      retrieve: (teamId: number, options?: CallOptions): Promise<Team> =>
+        invoke(
+          (fetch) => getTeam(args(fetch, options, { path: { team_id: teamId } })),
+          options,
+          'zTeam',
+        ),
+      /** `PATCH /v1/teams/{team_id}` (admin key): changes the fields sent; a null budget removes it. */
+      update: (teamId: number, body: UpdateTeamRequest, options?: CallOptions): Promise<Team> =>
+        invoke(
+          (fetch) => updateTeam(args(fetch, options, { path: { team_id: teamId }, body })),
+          options,
+          'zTeam',
+        ),
+      /** `DELETE /v1/teams/{team_id}` (admin key): a team that still has keys is a 409 `team_has_keys`. */
+      delete: (teamId: number, options?: CallOptions): Promise<DeletedTeam> =>
+        invoke(
+          (fetch) => deleteTeam(args(fetch, options, { path: { team_id: teamId } })),
+          options,
+          'zDeletedTeam',
         ),
     },
     audit: {

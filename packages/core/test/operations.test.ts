@@ -222,6 +222,39 @@ describe('operations', () => {
     expect([only().method, only().url]).toEqual(['POST', '/v1/keys/7/revoke']);
   });
 
+  it('teams.list / create / retrieve / update / delete (admin)', async () => {
+    const team = {
+      object: 'team' as const,
+      id: 3,
+      name: 'research',
+      alert_url: null,
+      budget: null,
+      keys: 0,
+      created_at: 1_700_000_000,
+    };
+    answer({ object: 'list', data: [team], has_more: false, next_cursor: null });
+    expect((await client.teams.list({ limit: 5 })).data).toEqual([team]);
+    expect([only().method, only().url]).toEqual(['GET', '/v1/teams?limit=5']);
+
+    answer(team);
+    expect(await client.teams.create({ name: 'research' })).toEqual(team);
+    const created = only();
+    expect([created.method, created.url]).toEqual(['POST', '/v1/teams']);
+    expect(JSON.parse(created.body.toString())).toEqual({ name: 'research' });
+
+    answer(team);
+    expect(await client.teams.retrieve(3)).toEqual(team);
+    expect([only().method, only().url]).toEqual(['GET', '/v1/teams/3']);
+
+    answer({ ...team, name: 'lab' });
+    expect((await client.teams.update(3, { name: 'lab' })).name).toBe('lab');
+    expect([only().method, only().url]).toEqual(['PATCH', '/v1/teams/3']);
+
+    answer({ object: 'team', id: 3, deleted: true });
+    expect(await client.teams.delete(3)).toEqual({ object: 'team', id: 3, deleted: true });
+    expect([only().method, only().url]).toEqual(['DELETE', '/v1/teams/3']);
+  });
+
   it('usage.retrieve sends group_by comma-separated, as the spec says; usage.records.list', async () => {
     answer(fx.usageReport);
     const report = await client.usage.retrieve({
