@@ -79,8 +79,7 @@ export class Exchange {
   ) {}
 
   /**
-   * The whole body of the Node request, read within {@link maxBodyBytes} (413 beyond it); a body
-   * that has already arrived is taken at once.
+   * The whole body of the Node request, read within {@link maxBodyBytes} (413 beyond it).
    * @example const text = (await x.readBody()).toString();
    */
   async readBody(): Promise<Buffer> {

