@@ -10,9 +10,9 @@ import { simulatorProviderEnv } from './config/providers-env.js';
 import { createDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { cdnErrorHandler } from './files/index.js';
-import { createApp } from './http/app.js';
+import { createHttp } from './http/app.js';
+import type { Stage } from './http/exchange.js';
 import type { RouteGroup } from './http/routes/index.js';
-import { createTextEdge } from './http/text-edge/index.js';
 import { ensureBootstrapAdmin } from './keys/keys.js';
 import { type Listener, listen } from './listen.js';
 import { createLogger, type Logger } from './observability/logger.js';
@@ -21,6 +21,7 @@ import { createServices, type Services } from './services.js';
 
 export type { Config } from './config/config.js';
 export { ConfigError, loadConfig } from './config/config.js';
+export type { Stage } from './http/exchange.js';
 export type { RouteGroup } from './http/routes/index.js';
 export type { Services } from './services.js';
 
@@ -38,6 +39,8 @@ export interface StartGatewayOptions {
   simulator?: Record<string, unknown>;
   /** Extra route groups mounted after the built-in ones (tests, embedding). */
   routes?: RouteGroup[];
+  /** Changes the list of stages every request runs through (`http/pipeline.ts`). */
+  stages?: (stages: Stage[]) => Stage[];
 }
 
 export interface Gateway {
@@ -135,13 +138,13 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<G
     });
     built = services;
 
-    const app = createApp(services, options.routes);
+    const { app, edge } = createHttp(services, { routes: options.routes, stages: options.stages });
     const apiListener = await listen(
       (req, env) => app.fetch(req, env),
       config.port,
       config.host,
       config,
-      createTextEdge(services),
+      edge,
     );
     listeners.push(apiListener);
     // Only once both ports are ours: a start that fails on a busy port generates no admin key.

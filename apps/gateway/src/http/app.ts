@@ -1,50 +1,55 @@
 /**
- * The API app: middleware in the order a request meets it, then the route groups.
- *   observe (request id, log, metrics) → close-if-body-unread → CORS → body limit → auth
- *   → rate limit → NUL in the URL → route (a path served for other methods only: 405 with Allow)
- * The text generation routes are served in front of it by the text edge (text-edge/), which runs
- * the same concerns through the same functions.
+ * The API's two ways in, both behind one list of stages (`pipeline.ts`): the Hono app for every
+ * route but the text ones (the stages as one middleware, then the route groups; a path served for
+ * other methods only is a 405 with Allow), and the text edge (`text-edge/`) in front of it, which
+ * runs the same list directly.
  */
 import { Hono } from 'hono';
 import { methodNotAllowed, notFound } from '../errors/api-error.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './env.js';
 import { answerableError, renderError } from './errors.js';
-import { authenticate } from './middleware/auth.js';
-import { jsonBodyLimit } from './middleware/body-limit.js';
-import { closeIfBodyUnread } from './middleware/close-unread.js';
-import { apiCorsOptions, corsHeaders } from './middleware/cors.js';
-import { observe } from './middleware/observe.js';
-import { rateLimit } from './middleware/rate-limit.js';
-import { refuseNulInUrl } from './middleware/request-target.js';
+import type { Stage } from './exchange.js';
+import { type ErrorAnswer, runPipeline } from './hono-stages.js';
+import { Pipeline, requestStages } from './pipeline.js';
 import { routeTable } from './route-table.js';
 import { type RouteGroup, routeGroups } from './routes/index.js';
 import { registerSystemRoutes } from './routes/system.js';
+import { createTextEdge, type FrontHandler } from './text-edge/index.js';
 import { TEXT_ROUTE_ENTRIES } from './text-edge/routes.js';
+
+export interface HttpOptions {
+  /** Extra route groups mounted after the built-in ones (tests, embedding). */
+  routes?: RouteGroup[];
+  /** Changes the list of stages every request runs (tests add one to see it reach every route). */
+  stages?: (stages: Stage[]) => Stage[];
+}
+
+export interface Http {
+  /** Every route but the text ones. */
+  app: Hono<AppEnv>;
+  /** The text routes, tried first by the listener. */
+  edge: FrontHandler;
+}
 
 /**
  * @example
- * const app = createApp(services);
- * const res = await app.request('/healthz');
+ * const { app, edge } = createHttp(services);
+ * const api = await listen((req, env) => app.fetch(req, env), 8080, '0.0.0.0', timeouts, edge);
  */
-export function createApp(services: Services, extraRoutes: RouteGroup[] = []): Hono<AppEnv> {
+export function createHttp(services: Services, options: HttpOptions = {}): Http {
   const app = new Hono<AppEnv>();
   const { log } = services;
-
-  app.use('*', observe(log, services.stdMetrics));
-  app.use('*', closeIfBodyUnread());
-  // Browsers (the web demo, any SPA) call the API cross-origin with the key in a header; no cookies
-  // are involved, so any origin may. Preflights are answered here, before auth.
-  app.use('/v1/*', corsHeaders(apiCorsOptions(services.config.corsOrigins)));
-  app.use('/v1/*', jsonBodyLimit(services.config.maxJsonBytes));
-  app.use('/v1/*', authenticate(services.keys));
-  app.use('/v1/*', rateLimit(services.limiter));
   // The text edge's routes too, so their other methods are a 405 naming POST.
   const routes = routeTable(() => [...app.routes, ...TEXT_ROUTE_ENTRIES]);
-  app.use('/v1/*', refuseNulInUrl(routes));
+  const stages = requestStages(services, routes);
+  const pipeline = new Pipeline(options.stages ? options.stages(stages) : stages);
+  const answerError: ErrorAnswer = (err, c) =>
+    renderError(c, answerableError(err, log, { requestId: c.get('requestId'), path: c.req.path }));
+  app.use('*', runPipeline(pipeline, answerError));
 
   registerSystemRoutes(app, services);
-  for (const register of [...routeGroups, ...extraRoutes]) register(app, services);
+  for (const register of [...routeGroups, ...(options.routes ?? [])]) register(app, services);
 
   app.notFound((c) => {
     c.set('unmatched', true);
@@ -62,9 +67,7 @@ export function createApp(services: Services, extraRoutes: RouteGroup[] = []): H
     );
   });
 
-  app.onError((err, c) =>
-    renderError(c, answerableError(err, log, { requestId: c.get('requestId'), path: c.req.path })),
-  );
+  app.onError(answerError);
 
-  return app;
+  return { app, edge: createTextEdge(services, pipeline) };
 }

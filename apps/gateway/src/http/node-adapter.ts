@@ -1,6 +1,6 @@
 /**
  * What knows the gateway runs on Node's HTTP server, in one place: the Node request behind Hono's
- * `c.env.incoming` (@hono/node-server), a body that has already arrived, and the StreamSink over
+ * `c.env.incoming` (@hono/node-server), a request's declared length, and the StreamSink over
  * Node's response that streamed answers are written into. Other modules call these functions.
  *
  * Why streams are written into Node's response and not through a web `Response(stream)`: that
@@ -13,22 +13,16 @@ import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { StreamSink } from '../translate/stream-sink.js';
 
-/**
- * `rawBody` is the adapter's own hook: a Buffer there is used as the body by every read
- * (`text()`, `json()`, `body`) instead of the socket.
- */
-export type NodeIncoming = IncomingMessage & { rawBody?: unknown };
-
 /** What the adapter passes to Hono as `c.env`. */
 export type NodeBindings = HttpBindings | Http2Bindings;
 
 /** The Node request, or undefined outside a Node listener (`app.request()`). */
-export function nodeIncoming(c: Context): NodeIncoming | undefined {
+export function nodeIncoming(c: Context): IncomingMessage | undefined {
   const incoming: unknown = (c.env as Partial<HttpBindings> | undefined)?.incoming;
   return isNodeRequest(incoming) ? incoming : undefined;
 }
 
-function isNodeRequest(value: unknown): value is NodeIncoming {
+function isNodeRequest(value: unknown): value is IncomingMessage {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -39,25 +33,6 @@ function isNodeRequest(value: unknown): value is NodeIncoming {
 }
 
 /**
- * A body that has fully arrived is taken from the stream's buffer now, synchronously, and handed
- * to the adapter as `rawBody`: the read that follows then costs no stream events and no extra
- * turns of the event loop. What it saves: ≈ 17 % of the gateway's CPU per plain chat request.
- *
- * When: once the route reads the body, not in middleware. Node emits 'request' from inside its
- * parser as soon as the head is parsed, so the middleware that runs synchronously in that event
- * always sees an empty buffer; by the first `await` (authentication) the parser has finished the
- * packet, and a small JSON body, which comes in the same packet as the head, is all there. Node's
- * parser never buffers more than Content-Length bytes, so that many buffered bytes are the whole
- * body (`complete` is only set a moment later).
- */
-export function takeArrivedBody(c: Context): void {
-  const incoming = nodeIncoming(c);
-  if (!incoming || incoming.rawBody !== undefined) return;
-  const body = arrivedBody(incoming);
-  if (body) incoming.rawBody = body;
-}
-
-/**
  * The Content-Length of a request that has one (Node's parser then delivers exactly that many
  * bytes, so it bounds the body); null for a chunked body.
  */
@@ -65,21 +40,6 @@ export function declaredLength(incoming: IncomingMessage): number | null {
   const length = incoming.headers['content-length'];
   if (length === undefined || incoming.headers['transfer-encoding'] !== undefined) return null;
   return Number.parseInt(length, 10);
-}
-
-/**
- * The body of a Node request when all of it has arrived and nothing has read it yet, taken from
- * the stream's buffer synchronously (see {@link takeArrivedBody}); null otherwise.
- */
-export function arrivedBody(incoming: IncomingMessage): Buffer | null {
-  if (incoming.readableDidRead || incoming.readableFlowing) return null;
-  const size = declaredLength(incoming);
-  if (size === null || !(size > 0) || incoming.readableLength !== size) return null;
-  const body: Buffer | null = incoming.read();
-  if (!body) return null;
-  // Flowing from here, so the end of the message still emits 'end' and 'close' as after a read.
-  incoming.resume();
-  return body;
 }
 
 /**

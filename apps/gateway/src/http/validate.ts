@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { ApiError, badRequest } from '../errors/api-error.js';
 import { validateBody } from '../errors/validate.js';
-import { takeArrivedBody } from './node-adapter.js';
+import type { AppEnv } from './env.js';
 import { findUnsafeText, mayHoldUnsafeText, unsafeTextError } from './unsafe-text.js';
 
 // Re-exported for the text edge; goes when it imports errors/validate.ts.
@@ -26,18 +26,21 @@ export interface ReadJsonOptions {
 /**
  * Read and parse the JSON body. A body sent with another Content-Type → 415 `unsupported_media_type`;
  * malformed or empty JSON → 400 `invalid_json`; a string (or key) holding U+0000 or an unpaired
- * surrogate → 400 `invalid_characters` naming it (see unsafe-text.ts). The 1 MiB limit is enforced while reading by the
- * body-limit middleware. On @hono/node-server (2.1.x) `c.req.text()` reads the Node request
- * directly, without building a web `Request`, as long as nothing touched `c.req.raw.body` before
- * (the body-limit middleware takes care not to).
+ * surrogate → 400 `invalid_characters` naming it (see unsafe-text.ts). The body is read as the
+ * text routes read it (`Exchange.readBody()`): from the Node request, within the body-limit
+ * stage's limit (413 beyond it).
  *
  * @example
  * const body = await readJsonBody(c);                      // required
  * const opts = await readJsonBody(c, { optional: true });  // undefined when no body was sent
  */
-export async function readJsonBody(c: Context, options: ReadJsonOptions = {}): Promise<unknown> {
-  takeArrivedBody(c);
-  return parseJsonBody(await c.req.text(), c.req.header('content-type'), options);
+export async function readJsonBody(
+  c: Context<AppEnv>,
+  options: ReadJsonOptions = {},
+): Promise<unknown> {
+  const x = c.get('exchange');
+  const text = x?.incoming ? (await x.readBody()).toString() : await c.req.text();
+  return parseJsonBody(text, c.req.header('content-type'), options);
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import type { Simulator } from '@modelgate/provider-sim';
 import type { Config } from '../../src/config/config.js';
-import { type Gateway, type RouteGroup, startGateway } from '../../src/index.js';
+import { type Gateway, type RouteGroup, type Stage, startGateway } from '../../src/index.js';
 import { generateApiKey } from '../../src/keys/key-format.js';
 import type { CreateKeyInput } from '../../src/keys/keys.js';
 import { createLogger, type LogLevel } from '../../src/observability/logger.js';
@@ -30,6 +30,8 @@ export interface TestGatewayOptions {
   logLevel?: LogLevel;
   /** Extra route groups (e.g. a slow route for drain tests). */
   routes?: RouteGroup[];
+  /** Changes the list of stages every request runs (e.g. adds one). */
+  stages?: (stages: Stage[]) => Stage[];
 }
 
 /** The in-process provider simulator (its `faults` inject upstream failures). */
@@ -86,6 +88,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       env,
       log,
       routes: options.routes,
+      stages: options.stages,
       config: {
         host: '127.0.0.1',
         port: 0,

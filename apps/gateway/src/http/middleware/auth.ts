@@ -7,6 +7,7 @@ import type { Actor } from '../../audit/index.js';
 import { forbidden, unauthorized } from '../../errors/api-error.js';
 import type { KeyService } from '../../keys/keys.js';
 import type { AppEnv } from '../env.js';
+import type { Stage } from '../exchange.js';
 
 function bearer(header: string | undefined): string | null {
   if (!header) return null;
@@ -30,11 +31,18 @@ export function presentedKey(path: string, header: (name: string) => string | un
   return secret;
 }
 
-export function authenticate(keys: KeyService): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const secret = presentedKey(c.req.path, (name) => c.req.header(name));
-    c.set('key', await keys.authenticate(secret));
-    await next();
+/**
+ * The key the request presents, checked (401 unknown, expired or revoked).
+ * @example const stages = [authStage(services.keys), rateLimitStage(services.limiter)];
+ */
+export function authStage(keys: KeyService): Stage {
+  return {
+    name: 'auth',
+    scope: 'api',
+    async enter(x) {
+      x.key = await keys.authenticate(presentedKey(x.path, x.header));
+      return undefined;
+    },
   };
 }
 

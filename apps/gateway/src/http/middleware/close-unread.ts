@@ -7,9 +7,8 @@
  * `Connection: close` lets a keep-alive client know, instead of sending its next request into a
  * socket that is being closed ("socket hang up").
  */
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../env.js';
-import { type NodeIncoming, nodeIncoming } from '../node-adapter.js';
+import type { IncomingMessage } from 'node:http';
+import type { Stage } from '../exchange.js';
 
 /** Unread bodies up to this size are drained rather than cut. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
@@ -19,8 +18,8 @@ const DRAIN_LIMIT_BYTES = 1024 * 1024;
  * answers true) or answers false, meaning the answer must close the connection.
  * @example if (!drainUnreadBody(req)) headers.connection = 'close';
  */
-export function drainUnreadBody(incoming: NodeIncoming): boolean {
-  if (incoming.complete || incoming.rawBody !== undefined) return true;
+export function drainUnreadBody(incoming: IncomingMessage): boolean {
+  if (incoming.complete) return true;
   const chunked = incoming.headers['transfer-encoding'] !== undefined;
   const length = Number(incoming.headers['content-length'] ?? 0);
   if (chunked || length > DRAIN_LIMIT_BYTES) return false;
@@ -29,14 +28,16 @@ export function drainUnreadBody(incoming: NodeIncoming): boolean {
 }
 
 /**
- * @example
- * app.use('*', closeIfBodyUnread());
+ * `Connection: close` on an error answered before a large or unsized body was read.
+ * @example const stages = [requestIdStage(), observeStage(log, metrics), closeIfBodyUnreadStage()];
  */
-export function closeIfBodyUnread(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    if (c.res.status < 400) return;
-    const incoming = nodeIncoming(c);
-    if (incoming && !drainUnreadBody(incoming)) c.res.headers.set('connection', 'close');
+export function closeIfBodyUnreadStage(): Stage {
+  return {
+    name: 'close-if-body-unread',
+    scope: 'every',
+    leave(x) {
+      if (x.status < 400 || x.bodyRead || !x.incoming) return;
+      if (!drainUnreadBody(x.incoming)) x.headers.connection = 'close';
+    },
   };
 }

@@ -1,13 +1,9 @@
 /**
- * CORS for /v1/*: Hono's `cors()` for preflights (OPTIONS), and for every other request the same
- * headers added AFTER the route has answered. Why not Hono's middleware for those too: it touches
- * `c.res` before the route runs, so a route that returns its own Response (every text completion)
- * gets that Response copied — which turns @hono/node-server's lightweight Response into a full
- * undici Response whose body is then streamed chunk by chunk instead of written at once.
+ * CORS for /v1/*: the policy, the headers of an answer and the answer to a preflight, as plain
+ * functions; {@link corsStage} puts them in the pipeline.
  */
-import type { MiddlewareHandler } from 'hono';
-import { type cors as honoCors, cors as honoCorsMiddleware } from 'hono/cors';
-import type { AppEnv } from '../env.js';
+import type { cors as honoCors } from 'hono/cors';
+import type { EarlyAnswer, Stage } from '../exchange.js';
 
 export type CorsOptions = NonNullable<Parameters<typeof honoCors>[0]> & {
   origin: string | string[];
@@ -15,7 +11,7 @@ export type CorsOptions = NonNullable<Parameters<typeof honoCors>[0]> & {
 
 /**
  * The API's CORS policy for the configured origins (`MODELGATE_CORS_ORIGINS`).
- * @example corsHeaders(apiCorsOptions('*'));
+ * @example corsStage(apiCorsOptions('*'));
  */
 export function apiCorsOptions(origin: string | string[]): CorsOptions {
   return {
@@ -68,26 +64,62 @@ export function corsResponseHeaders(
 }
 
 /**
+ * The answer to a preflight (`OPTIONS` with the request's origin, method and headers): 204 with
+ * what the browser may send and read, as Hono's `cors()` answers it.
  * @example
- * app.use('/v1/*', corsHeaders({ origin: '*', exposeHeaders: ['x-request-id'], maxAge: 600 }));
+ * const preflight = corsPreflight(apiCorsOptions('*'));
+ * preflight('https://app.example', 'authorization,content-type'); // { status: 204, headers: … }
  */
-export function corsHeaders(options: CorsOptions): MiddlewareHandler<AppEnv> {
-  const preflight = honoCorsMiddleware(options);
+export function corsPreflight(
+  options: CorsOptions,
+): (origin: string | undefined, requestHeaders: string | undefined) => EarlyAnswer {
   const corsFor = corsResponseHeaders(options);
-
-  return async (c, next) => {
-    if (c.req.method === 'OPTIONS') return preflight(c, next);
-    const cors = corsFor(c.req.header('origin'));
-    await next();
-    try {
-      const headers = c.res.headers;
-      for (const name in cors) {
-        // Vary lists every header the answer varies on: add to it, never replace it.
-        if (name === 'vary') headers.append(name, cors[name]!);
-        else headers.set(name, cors[name]!);
-      }
-    } catch {
-      // immutable headers (a proxied Response): nothing to add them to
+  const methods = (
+    Array.isArray(options.allowMethods) ? options.allowMethods : PREFLIGHT_METHODS
+  ).join(',');
+  const allowHeaders = options.allowHeaders?.length ? options.allowHeaders.join(',') : null;
+  return (origin, requestHeaders) => {
+    const headers = corsFor(origin);
+    if (options.maxAge != null) headers['access-control-max-age'] = String(options.maxAge);
+    headers['access-control-allow-methods'] = methods;
+    // No list configured: echo what the preflight asks for (see apiCorsOptions).
+    const allowed =
+      allowHeaders ??
+      (requestHeaders
+        ? requestHeaders
+            .split(',')
+            .map((h) => h.trim())
+            .join(',')
+        : null);
+    if (allowed) {
+      headers['access-control-allow-headers'] = allowed;
+      headers.vary = headers.vary
+        ? `${headers.vary}, Access-Control-Request-Headers`
+        : 'Access-Control-Request-Headers';
     }
+    return { status: 204, headers };
+  };
+}
+
+/** What a preflight allows when the options name no methods (Hono's `cors()` default). */
+const PREFLIGHT_METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH', 'QUERY'];
+
+/**
+ * CORS for /v1/*: preflights answered here, before auth; every other answer carries the headers.
+ * @example const stages = [corsStage(apiCorsOptions(config.corsOrigins)), …];
+ */
+export function corsStage(options: CorsOptions): Stage {
+  const preflight = corsPreflight(options);
+  const corsFor = corsResponseHeaders(options);
+  return {
+    name: 'cors',
+    scope: 'api',
+    enter(x) {
+      const origin = x.header('origin');
+      if (x.method === 'OPTIONS')
+        return preflight(origin, x.header('access-control-request-headers'));
+      Object.assign(x.headers, corsFor(origin));
+      return undefined;
+    },
   };
 }

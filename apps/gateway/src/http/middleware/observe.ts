@@ -1,62 +1,42 @@
 /**
- * The outermost middleware: request id, in-flight count, one JSON access-log line and the HTTP metrics
- * per request. It never sees an exception: app.onError has already rendered errors into c.res.
+ * The outermost concern: in-flight count, one JSON access-log line and the HTTP metrics per
+ * request, and x-modelgate-overhead-ms on answers whose route did not set its own.
  */
-import type { MiddlewareHandler } from 'hono';
-import { routePath } from 'hono/route';
 import type { Logger } from '../../observability/logger.js';
 import type { StandardMetrics } from '../../observability/metrics.js';
-import type { AppEnv } from '../env.js';
-import { pickRequestId } from './request-id.js';
+import { OVERHEAD_HEADER } from '../../text/overhead.js';
+import type { Stage } from '../exchange.js';
 
-export function observe(log: Logger, metrics: StandardMetrics): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const startedAt = performance.now();
-    const requestId = pickRequestId(c.req.header('x-request-id'));
-    c.set('requestId', requestId);
-    c.set('startedAt', startedAt);
-    c.header('x-request-id', requestId);
-    metrics.inFlight.inc();
-    try {
-      await next();
-    } finally {
+/**
+ * @example const stages = [requestIdStage(), observeStage(services.log, services.stdMetrics), …];
+ */
+export function observeStage(log: Logger, metrics: StandardMetrics): Stage {
+  return {
+    name: 'observe',
+    scope: 'every',
+    enter() {
+      metrics.inFlight.inc();
+      return undefined;
+    },
+    leave(x) {
       metrics.inFlight.dec();
-    }
-    // A handler that returned its own Response (e.g. a stream) may not carry our header yet.
-    if (c.res.headers.get('x-request-id') !== requestId) {
-      try {
-        c.res.headers.set('x-request-id', requestId);
-      } catch {
-        const res = new Response(c.res.body, c.res);
-        res.headers.set('x-request-id', requestId);
-        c.res = res;
-      }
-    }
-    // Routes that call upstream set their own overhead (excluding upstream time); for everything
-    // else the whole time is gateway time.
-    if (!c.res.headers.has('x-modelgate-overhead-ms')) {
-      try {
-        c.res.headers.set('x-modelgate-overhead-ms', (performance.now() - startedAt).toFixed(1));
-      } catch {
-        // immutable headers (a proxied Response): leave it out rather than copy the body
-      }
-    }
-    const status = c.res.status;
-    // The matched route pattern, not the raw path: bounded label cardinality.
-    const route = c.get('unmatched') ? 'unmatched' : routePath(c, -1) || 'unmatched';
-    const seconds = (performance.now() - startedAt) / 1000;
-    // Metrics and the log line wait until the response has been written (the adapter writes it in
-    // the microtasks after this middleware returns; setImmediate runs after those): they are
-    // bookkeeping, and on a one-at-a-time client they were ≈ 15 % of the gateway's own latency.
-    setImmediate(recordRequest, metrics, log, {
-      request_id: requestId,
-      method: c.req.method,
-      route,
-      path: c.req.path,
-      status,
-      seconds,
-      key_id: c.get('key')?.id ?? null,
-    });
+      const seconds = (performance.now() - x.startedAt) / 1000;
+      // Routes that call upstream set their own overhead (excluding upstream time); for every
+      // other answer the whole time is gateway time.
+      x.fallbackHeaders[OVERHEAD_HEADER] = (seconds * 1000).toFixed(2);
+      // Metrics and the log line wait until the answer has been written (setImmediate runs after
+      // the writes that follow this): they are bookkeeping, and on a one-at-a-time client they
+      // were ≈ 15 % of the gateway's own latency.
+      setImmediate(recordRequest, metrics, log, {
+        request_id: x.requestId,
+        method: x.method,
+        route: x.route,
+        path: x.path,
+        status: x.status,
+        seconds,
+        key_id: x.key?.id ?? null,
+      });
+    },
   };
 }
 

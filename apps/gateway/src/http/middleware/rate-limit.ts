@@ -3,11 +3,10 @@
  * limits, 429 + Retry-After beyond them. tpm is reserved later, by the text service, once the
  * request's size is known. The limiter never fails open: without Redis it limits per instance.
  */
-import type { MiddlewareHandler } from 'hono';
 import type { AuthKey } from '../../keys/keys.js';
 import { rateLimitHeaders, rateLimitRefusal } from '../../limits/http.js';
 import type { RateLimiter } from '../../limits/limiter.js';
-import type { AppEnv } from '../env.js';
+import type { Stage } from '../exchange.js';
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -26,20 +25,23 @@ export async function countRequest(
   return rateLimitHeaders(decision);
 }
 
-/** @example app.use('/v1/*', rateLimit(services.limiter)); // after authenticate() */
-export function rateLimit(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const key = c.get('key');
-    const headers = key ? await countRequest(limiter, key) : NO_HEADERS;
-    await next();
-    // Added after the route answered: the route may return its own Response (text completions),
-    // which would not carry headers prepared before it ran. Headers the route set itself are
-    // newer (the text service's, after its token reservation) and stay.
-    try {
-      const out = c.res.headers;
-      for (const k in headers) if (!out.has(k)) out.set(k, headers[k]!);
-    } catch {
-      // immutable headers (a proxied Response)
-    }
+/**
+ * The key's rpm, after auth: its x-ratelimit-* headers on the answer (the route's own, taken
+ * after the text service's token reservation, are newer and win), or the 429.
+ * @example const stages = [authStage(services.keys), rateLimitStage(services.limiter)];
+ */
+export function rateLimitStage(limiter: RateLimiter): Stage {
+  return {
+    name: 'rate-limit',
+    scope: 'api',
+    enter(x) {
+      const key = x.key;
+      // A key without limits costs nothing, not even a promise.
+      if (!key || (key.rpm === null && key.tpm === null)) return undefined;
+      return countRequest(limiter, key).then((headers) => {
+        Object.assign(x.fallbackHeaders, headers);
+        return undefined;
+      });
+    },
   };
 }

@@ -1,5 +1,6 @@
 /** Honour a sane incoming x-request-id (so traces join up across services), else mint one. */
 import { randomBytes } from 'node:crypto';
+import type { Stage } from '../exchange.js';
 
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -20,4 +21,20 @@ export function newRequestId(): string {
 
 export function pickRequestId(incoming: string | undefined | null): string {
   return incoming && SANE.test(incoming) ? incoming : newRequestId();
+}
+
+/**
+ * The request's id (x-request-id on every answer, and in every log line about it).
+ * @example const stages = [requestIdStage(), …];
+ */
+export function requestIdStage(): Stage {
+  return {
+    name: 'request-id',
+    scope: 'every',
+    enter(x) {
+      x.requestId = pickRequestId(x.header('x-request-id'));
+      x.headers['x-request-id'] = x.requestId;
+      return undefined;
+    },
+  };
 }

@@ -4,8 +4,7 @@
  * cannot store U+0000: a 500 otherwise). Percent-encoding is the only way a NUL gets into a URL,
  * so a URL without `%00` costs one substring search.
  */
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../env.js';
+import type { Stage } from '../exchange.js';
 import type { RouteTable } from '../route-table.js';
 import { unsafeTextError, visible } from '../unsafe-text.js';
 
@@ -20,10 +19,13 @@ function decodeQueryPart(raw: string): string {
   }
 }
 
-/** The name of what holds a NUL in the URL (`file_id`, `after`), or null when nothing does. */
-export function nulHolder(url: string, routes: RouteTable): string | null {
-  if (!url.includes(ENCODED_NUL)) return null;
-  const { pathname, search } = new URL(url);
+/**
+ * The name of what holds a NUL in a request target (`file_id`, `after`), or null when nothing
+ * does. The target is origin-form (`/v1/files/x?y=1`) or absolute-form.
+ */
+export function nulHolder(target: string, routes: RouteTable): string | null {
+  if (!target.includes(ENCODED_NUL)) return null;
+  const { pathname, search } = new URL(target, 'http://target.invalid');
   const segments = pathname.split('/').filter((s) => s !== '');
   const index = segments.findIndex((s) => s.includes(ENCODED_NUL));
   if (index >= 0) return routes.paramAt(pathname, index) ?? 'path';
@@ -45,14 +47,19 @@ export function nulInQuery(search: string): string | null {
 }
 
 /**
+ * 400 for a NUL in the URL, naming what holds it.
  * @example
- * app.use('/v1/*', refuseNulInUrl(routeTable(() => app.routes)));
+ * const stages = [nulInUrlStage(routeTable(() => app.routes))];
  * // GET /v1/files/file-a%00b → 400 { code: 'invalid_characters', param: 'file_id' }
  */
-export function refuseNulInUrl(routes: RouteTable): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const holder = nulHolder(c.req.url, routes);
-    if (holder) throw unsafeTextError('nul', holder);
-    await next();
+export function nulInUrlStage(routes: RouteTable): Stage {
+  return {
+    name: 'nul-in-url',
+    scope: 'api',
+    enter(x) {
+      const holder = nulHolder(x.target, routes);
+      if (holder) throw unsafeTextError('nul', holder);
+      return undefined;
+    },
   };
 }

@@ -5,15 +5,13 @@
  * framework's context and its chain of middleware closures a streamed request costs about a
  * seventh less CPU (docs/text-path.md, "Why the text routes have their own edge").
  *
- * It runs the concerns the app's middleware run for the other routes, in the same order and
- * through the same functions (http/middleware/*):
- *
- *   request id → body limit (413) → API key (401/403) → rpm (429) → NUL in the query (400)
- *   → the route's headers and JSON body (400/415) → the text service
- *   → the answer or the error, with x-request-id, CORS and x-ratelimit-* → access log and metrics
+ * It runs the same list of stages as the app (`http/pipeline.ts`: request id, access log and
+ * metrics, CORS, body limit, key, rpm, NUL in the URL…), then the route's headers and JSON body
+ * (400/415) and the text service, then writes the answer or the error with the stages' headers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../../services.js';
+import type { Pipeline } from '../pipeline.js';
 import { TextExchange } from './exchange.js';
 import { TEXT_ROUTES } from './routes.js';
 
@@ -22,12 +20,12 @@ export type FrontHandler = (req: IncomingMessage, res: ServerResponse) => boolea
 
 /**
  * @example
- * const edge = createTextEdge(services);
+ * const edge = createTextEdge(services, new Pipeline(requestStages(services, routes)));
  * const api = await listen((req, env) => app.fetch(req, env), 8080, '0.0.0.0', timeouts, edge);
  */
-export function createTextEdge(services: Services): FrontHandler {
+export function createTextEdge(services: Services, pipeline: Pipeline): FrontHandler {
   const routes = new Map(TEXT_ROUTES.map((route) => [route.path, route]));
-  const context = TextExchange.context(services);
+  const context = TextExchange.context(services, pipeline);
   return (req, res) => {
     if (req.method !== 'POST') return false;
     const route = routes.get(pathOf(req.url ?? ''));
