@@ -8,6 +8,7 @@ import { type EmbedCommand, embedCommand } from './embed-args.js';
 import { type ImageCommand, imageCommand } from './image-args.js';
 import { type KeysCommand, keysCommand } from './keys-args.js';
 import { creditsToUnits, positiveNumber } from './numbers.js';
+import { type TeamsCommand, teamsCommand } from './teams-args.js';
 import { type UsageCommand, usageCommand } from './usage-args.js';
 
 /** The API a chat turn goes to (`--api`): `/v1/chat/completions`, `/v1/messages` or `/v1/responses`. */
@@ -26,6 +27,7 @@ export type Command =
     }
   | { name: 'models' }
   | { name: 'balance' }
+  | { name: 'budget' }
   | {
       name: 'video';
       prompt: string;
@@ -42,6 +44,7 @@ export type Command =
   | EmbedCommand
   | { name: 'token-create'; tokenName: string /** Quota in units. */; quota: number }
   | KeysCommand
+  | TeamsCommand
   | AuditCommand
   | UsageCommand
   | { name: 'config-set'; key: ProfileKey; value: string }
@@ -75,7 +78,8 @@ Commands:
                                 the API the answer comes from (default chat: /v1/chat/completions;
                                 responses: /v1/responses, the Responses API); also for the screen
   models                        list the models behind the gateway
-  balance                       show the key's remaining credits
+  balance                       show the key's remaining credits, and its budgets
+  budget                        the key's budget and its team's: spent this period, when it resets
   video <prompt> --model <id>   submit a video task, print its id (--wait: follow it, print the URL)
         [--image FILE|URL] [--duration S] [--wait]
   video status <task_id>        one task's status (and its URL once completed)
@@ -99,6 +103,12 @@ Commands:
         [--name N] [--expires DATE|never] [--budget CREDITS/day|week|month|none] [--team ID|none]
                                 change a key; --quota is its new total (admin key)
   keys revoke <id>              revoke a key for good (admin key)
+  teams list [--limit N]        the gateway's teams, with their keys and budgets (admin key)
+  teams show <id> | delete <id> one team; delete refuses while it has keys (admin key)
+  teams create --name N [--budget CREDITS/day|week|month] [--alert-url URL]
+                                a team whose keys' spend counts against one budget (admin key)
+  teams set <id> [--name N] [--budget CREDITS/day|week|month|none] [--alert-url URL|none]
+                                change a team (admin key); add keys with keys set --team
   audit [--key ID] [--action A] [--limit N]
                                 who changed which key, when, before → after (admin key)
   usage [--days N | --hours N] [--by model,key,kind] [--key ID] [--model M] [--csv]
@@ -183,6 +193,7 @@ function toCommand(
       return { name: 'chat', prompt: rest.length > 0 ? rest.join(' ') : undefined, api };
     case 'models':
     case 'balance':
+    case 'budget':
     case 'help':
       return rest.length > 0 ? { message: `"${name}" takes no arguments` } : { name };
     case 'video':
@@ -199,6 +210,8 @@ function toCommand(
       return tokenCommand(rest, values);
     case 'keys':
       return keysCommand(rest, values);
+    case 'teams':
+      return teamsCommand(rest, values);
     case 'audit':
       return auditCommand(rest, values);
     case 'usage':

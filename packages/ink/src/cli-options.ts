@@ -32,6 +32,7 @@ export function parseWithNode(argv: readonly string[]) {
       expires: { type: 'string' },
       budget: { type: 'string' },
       team: { type: 'string' },
+      'alert-url': { type: 'string' },
       days: { type: 'string' },
       hours: { type: 'string' },
       by: { type: 'string' },

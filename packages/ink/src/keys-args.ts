@@ -1,5 +1,6 @@
 // `modelgate keys list|show|set|revoke`: the arguments, checked before any request is made.
-import type { ApiKeyStatus, BudgetSetting, UpdateKeyRequest } from '@modelgate/core';
+import type { ApiKeyStatus, UpdateKeyRequest } from '@modelgate/core';
+import { BUDGET_HINT, budgetOrNone } from './budget-args.js';
 import type { OptionValues } from './cli-options.js';
 import { creditsToUnits, positiveInteger, positiveNumber } from './numbers.js';
 
@@ -53,7 +54,7 @@ const CHANGES: Changes = {
   budget: {
     flag: 'budget',
     parse: budgetOrNone,
-    hint: '--budget must be credits per day, week or month (5/day, 100/month), or none',
+    hint: BUDGET_HINT,
   },
   team_id: { flag: 'team', parse: limitOrNone, hint: '--team must be a team id, or none' },
 };
@@ -131,17 +132,6 @@ function quotaUnits(text: string): number | undefined {
 /** `none` lifts the limit (null). */
 function limitOrNone(text: string): number | null | undefined {
   return text === 'none' ? null : positiveInteger(text);
-}
-
-/** `CREDITS/PERIOD` (`5/day`) as a budget in units; `none` removes it (null). */
-function budgetOrNone(text: string): BudgetSetting | null | undefined {
-  if (text === 'none') return null;
-  const [credits, period] = text.split('/');
-  const amount = credits === undefined ? undefined : positiveNumber(credits);
-  if (amount === undefined || (period !== 'day' && period !== 'week' && period !== 'month')) {
-    return undefined;
-  }
-  return { amount: creditsToUnits(amount), period };
 }
 
 /** `all` lifts the allow-list (null); ids are sent once each. */

@@ -1,7 +1,7 @@
 // What the `modelgate` binary does with its arguments; src/cli.ts only calls it.
 import { createClient } from '@modelgate/core';
 import { type Command, type ParsedArgs, parseCliArgs, USAGE } from './args.js';
-import { runBalanceCommand, runModelsCommand } from './commands/account.js';
+import { runBalanceCommand, runBudgetCommand, runModelsCommand } from './commands/account.js';
 import { runAuditCommand } from './commands/audit.js';
 import { runChatCommand } from './commands/chat.js';
 import {
@@ -15,6 +15,7 @@ import { runEmbedCommand } from './commands/embed.js';
 import { runImageCommand } from './commands/image.js';
 import { type CommandIO, ExitCode } from './commands/io.js';
 import { runKeysCommand } from './commands/keys.js';
+import { runTeamsCommand } from './commands/teams.js';
 import { runTokenCreateCommand } from './commands/token.js';
 import { runUploadCommand } from './commands/upload.js';
 import { runUsageCommand } from './commands/usage.js';
@@ -93,6 +94,8 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
       return runModelsCommand({ client, json }, io);
     case 'balance':
       return runBalanceCommand({ client, json }, io);
+    case 'budget':
+      return runBudgetCommand({ client, json }, io);
     case 'chat':
       return runChatCommand(
         { client, model: config.model, prompt: command.prompt, json, api: command.api },
@@ -128,6 +131,15 @@ async function run(command: GatewayCommand, args: ParsedArgs, config: CliConfig,
         return adminKeyNeeded(command.name.replace('-', ' '), config, io);
       }
       return runKeysCommand(command, { adminClient: adminClient(config), json }, io);
+    case 'teams-list':
+    case 'teams-show':
+    case 'teams-create':
+    case 'teams-set':
+    case 'teams-delete':
+      if (config.adminKey === undefined) {
+        return adminKeyNeeded(command.name.replace('-', ' '), config, io);
+      }
+      return runTeamsCommand(command, { adminClient: adminClient(config), json }, io);
     case 'audit':
       return runAuditCommand(command, { adminClient: adminClient(config), json }, io);
     case 'usage': {
