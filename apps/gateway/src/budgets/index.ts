@@ -4,6 +4,7 @@
  * table to the database type.
  */
 
+export { budgetChange } from './change.js';
 export {
   BUDGET_PERIODS,
   type BudgetPeriod,

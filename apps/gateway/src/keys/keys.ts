@@ -7,7 +7,7 @@
  */
 import type { BudgetSetting } from '@modelgate/core';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import { type StoredBudget, storedBudget } from '../budgets/index.js';
+import { budgetChange, type StoredBudget, storedBudget } from '../budgets/index.js';
 import type { ApiKeysTable } from '../db/account-tables.js';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
@@ -115,20 +115,6 @@ export function rowToRecord(r: KeyRow): KeyRecord {
     keyPrefix: r.key_prefix,
     budget: storedBudget(r),
     teamId: r.team_id === null ? null : Number(r.team_id),
-  };
-}
-
-/** The SET list of a budget change: a period that changes (or goes) starts again from zero. */
-function budgetChange(budget: BudgetSetting | null | undefined) {
-  if (budget === undefined) return {};
-  const period = budget?.period ?? null;
-  const same = sql<boolean>`budget_period is not distinct from ${period}::text`;
-  return {
-    budget_amount: budget?.amount ?? null,
-    budget_period: period,
-    budget_spent: sql<number>`case when ${same} then budget_spent else 0 end`,
-    budget_period_start: sql<number | null>`case when ${same} then budget_period_start end`,
-    budget_period_end: sql<number | null>`case when ${same} then budget_period_end end`,
   };
 }
 

@@ -4,7 +4,6 @@
  * deleted. Every change is audited in its own transaction.
  */
 import type {
-  BudgetSetting,
   CreateTeamRequest,
   KeyBudget,
   Team,
@@ -12,7 +11,7 @@ import type {
   UpdateTeamRequest,
 } from '@modelgate/core';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import { currentBudget, storedBudget } from '../budgets/index.js';
+import { budgetChange, currentBudget, storedBudget } from '../budgets/index.js';
 import type { TeamsTable } from '../budgets/tables.js';
 import { idPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
@@ -63,20 +62,6 @@ export function teamSettings(row: Selectable<TeamsTable>): Record<string, unknow
     name: row.name,
     alert_url: row.alert_url,
     budget: budget && { amount: budget.amount, period: budget.period },
-  };
-}
-
-/** The SET list of a budget change: a period that changes (or goes) starts from zero. */
-function budgetChange(budget: BudgetSetting | null | undefined) {
-  if (budget === undefined) return {};
-  const period = budget?.period ?? null;
-  const same = sql<boolean>`budget_period is not distinct from ${period}::text`;
-  return {
-    budget_amount: budget?.amount ?? null,
-    budget_period: period,
-    budget_spent: sql<number>`case when ${same} then budget_spent else 0 end`,
-    budget_period_start: sql<number | null>`case when ${same} then budget_period_start end`,
-    budget_period_end: sql<number | null>`case when ${same} then budget_period_end end`,
   };
 }
 
