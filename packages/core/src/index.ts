@@ -26,6 +26,7 @@ export type {
   ListAuditEntriesQuery,
   ListCallbackDeliveriesQuery,
   ListKeysQuery,
+  ListTeamsQuery,
   ListUsageRecordsQuery,
   ListVideoGenerationsQuery,
   NonStreaming,

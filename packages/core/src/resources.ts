@@ -22,15 +22,18 @@ import {
   createImageVariation,
   createMessage,
   createResponse,
+  createTeam,
   createToken,
   createVideoGeneration,
   deleteFile,
   deleteResponse,
+  deleteTeam,
   getCallbackSecret,
   getCreditGrants,
   getFile,
   getKey,
   getResponse,
+  getTeam,
   getUsage,
   getVideoGeneration,
   listAuditEntries,
@@ -38,12 +41,14 @@ import {
   listKeys,
   listModels,
   listResponseInputItems,
+  listTeams,
   listUsageRecords,
   listVideoGenerations,
   redeliverCallback,
   revokeKey,
   rotateCallbackSecret,
   updateKey,
+  updateTeam,
 } from './generated/sdk.gen.js';
 import type {
   ApiKey,
@@ -64,11 +69,13 @@ import type {
   CreateImageVariationRequest,
   CreateMessageRequest,
   CreateResponseRequest,
+  CreateTeamRequest,
   CreateTokenRequest,
   CreateVideoGenerationRequest,
   CreditSummary,
   DeletedFile,
   DeletedResponse,
+  DeletedTeam,
   EmbeddingList,
   FileObject,
   GetUsageData,
@@ -76,6 +83,7 @@ import type {
   ListAuditEntriesData,
   ListCallbackDeliveriesData,
   ListKeysData,
+  ListTeamsData,
   ListUsageRecordsData,
   ListVideoGenerationsData,
   Message,
@@ -84,8 +92,11 @@ import type {
   ResponseInputItemList,
   ResponseInputTokens,
   RotateCallbackSecretRequest,
+  Team,
+  TeamList,
   Token,
   UpdateKeyRequest,
+  UpdateTeamRequest,
   UsageRecordList,
   UsageReport,
   VideoTask,
@@ -117,6 +128,7 @@ export interface VideoCreateOptions extends CallOptions {
 export type ListVideoGenerationsQuery = NonNullable<ListVideoGenerationsData['query']>;
 export type ListCallbackDeliveriesQuery = NonNullable<ListCallbackDeliveriesData['query']>;
 export type ListKeysQuery = NonNullable<ListKeysData['query']>;
+export type ListTeamsQuery = NonNullable<ListTeamsData['query']>;
 export type ListAuditEntriesQuery = NonNullable<ListAuditEntriesData['query']>;
 export type UsageQuery = NonNullable<GetUsageData['query']>;
 export type ListUsageRecordsQuery = NonNullable<ListUsageRecordsData['query']>;
@@ -425,6 +437,42 @@ export function createResources(config: ResolvedClientOptions) {
           (fetch) => revokeKey(args(fetch, options, { path: { key_id: keyId } })),
           options,
           'zApiKey',
+        ),
+    },
+    teams: {
+      /**
+       * `GET /v1/teams` (admin key): teams newest first, each with its budget's current period and
+       * how many keys it has.
+       *
+       * @example
+       * const { data } = await client.teams.list({ limit: 20 });
+       * for (const team of data) console.log(team.name, team.budget?.spent, '/', team.budget?.amount);
+       */
+      list: (query?: ListTeamsQuery, options?: CallOptions): Promise<TeamList> =>
+        invoke((fetch) => listTeams(args(fetch, options, { query })), options, 'zTeamList'),
+      /** `POST /v1/teams` (admin key): a team with an optional budget (quota units per period). */
+      create: (body: CreateTeamRequest, options?: CallOptions): Promise<Team> =>
+        invoke((fetch) => createTeam(args(fetch, options, { body })), options, 'zTeam'),
+      /** `GET /v1/teams/{team_id}` (admin key). */
+      retrieve: (teamId: number, options?: CallOptions): Promise<Team> =>
+        invoke(
+          (fetch) => getTeam(args(fetch, options, { path: { team_id: teamId } })),
+          options,
+          'zTeam',
+        ),
+      /** `PATCH /v1/teams/{team_id}` (admin key): changes the fields sent; a null budget removes it. */
+      update: (teamId: number, body: UpdateTeamRequest, options?: CallOptions): Promise<Team> =>
+        invoke(
+          (fetch) => updateTeam(args(fetch, options, { path: { team_id: teamId }, body })),
+          options,
+          'zTeam',
+        ),
+      /** `DELETE /v1/teams/{team_id}` (admin key): 409 `team_has_keys` while keys belong to it. */
+      delete: (teamId: number, options?: CallOptions): Promise<DeletedTeam> =>
+        invoke(
+          (fetch) => deleteTeam(args(fetch, options, { path: { team_id: teamId } })),
+          options,
+          'zDeletedTeam',
         ),
     },
     audit: {
