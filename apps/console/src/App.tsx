@@ -12,9 +12,10 @@ import { SCREENS, type Screen, useRoute } from './route.js';
 import { SignIn } from './SignIn.js';
 import { forgetKey, type Session, signIn, storedKey } from './session.js';
 import { TasksScreen } from './TasksScreen.js';
+import { TeamsScreen } from './TeamsScreen.js';
 import { UsageScreen } from './UsageScreen.js';
 
-const ADMIN_SCREENS: Screen[] = ['keys', 'usage', 'log', 'tasks', 'callbacks', 'audit'];
+const ADMIN_SCREENS: Screen[] = ['keys', 'teams', 'usage', 'log', 'tasks', 'callbacks', 'audit'];
 const USER_SCREENS: Screen[] = ['balance', 'usage', 'log', 'tasks', 'callbacks'];
 
 export function App() {
@@ -94,6 +95,7 @@ export function App() {
       <main>
         <h1>{SCREENS[screen]}</h1>
         {screen === 'keys' && <KeysScreen client={client} />}
+        {screen === 'teams' && <TeamsScreen client={client} />}
         {screen === 'balance' && <BalanceScreen client={client} />}
         {screen === 'usage' && <UsageScreen client={client} admin={session.role === 'admin'} />}
         {screen === 'log' && (

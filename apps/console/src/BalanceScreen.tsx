@@ -1,6 +1,7 @@
 import type { ModelgateClient } from '@modelgate/core';
 import { useLoad } from '@modelgate/react';
 import { useCallback } from 'react';
+import { BalanceBudgets } from './BalanceBudgets.js';
 import { ErrorNote } from './ErrorNote.js';
 import { formatCredits, formatTime } from './format.js';
 
@@ -24,6 +25,7 @@ export function BalanceScreen({ client }: { client: ModelgateClient }) {
             <dt>Granted</dt>
             <dd>{formatCredits(data.total_granted)}</dd>
           </dl>
+          <BalanceBudgets budgets={data.budgets} />
           <table>
             <caption>Grants</caption>
             <thead>

@@ -7,6 +7,9 @@ const HINTS: Record<string, string> = {
   quota_below_used: 'A quota cannot be set below what the key has already used.',
   key_revoked: 'A revoked key cannot be changed.',
   admin_key_required: 'This needs an administrator key.',
+  budget_exceeded:
+    'The budget named above is spent for this period: raise it (Keys or Teams) or wait for its reset.',
+  team_has_keys: 'Edit each of its keys on the Keys screen and set its team to none.',
   delivery_pending:
     'Its next attempt is already scheduled: wait for it, or for the delivery to fail.',
 };

@@ -1,8 +1,16 @@
 // One form for a key's settings: empty to create a key (POST /v1/token), filled from a key to
 // change it (PATCH /v1/keys/{id}, only the fields that changed). Amounts are typed in credits.
-import type { ApiKey, BudgetSetting, CreateTokenRequest, UpdateKeyRequest } from '@modelgate/core';
+import type {
+  ApiKey,
+  CreateTokenRequest,
+  ModelgateClient,
+  UpdateKeyRequest,
+} from '@modelgate/core';
 import { useState } from 'react';
+import { BudgetInputs } from './BudgetInputs.js';
+import { type BudgetFields, budgetFieldsOf, budgetSettingOf } from './budget-fields.js';
 import { optionalInt, parseUtc, toUtcField, UNITS_PER_CREDIT } from './format.js';
+import { TeamSelect } from './TeamSelect.js';
 
 interface Fields {
   name: string;
@@ -11,8 +19,7 @@ interface Fields {
   rpm: string;
   tpm: string;
   expires: string;
-  /** Kept as the key has them: this form does not edit budgets or teams. */
-  budget: BudgetSetting | null;
+  budget: BudgetFields;
   team: number | null;
 }
 
@@ -27,7 +34,7 @@ function fieldsOf(key: ApiKey | undefined): Fields {
     rpm: key?.rpm == null ? '' : String(key.rpm),
     tpm: key?.tpm == null ? '' : String(key.tpm),
     expires: toUtcField(key?.expires_at ?? null),
-    budget: key?.budget ? { amount: key.budget.amount, period: key.budget.period } : null,
+    budget: budgetFieldsOf(key?.budget),
     team: key?.team_id ?? null,
   };
 }
@@ -45,7 +52,7 @@ function settingsOf(fields: Fields): Required<UpdateKeyRequest> {
     rpm: optionalInt(fields.rpm),
     tpm: optionalInt(fields.tpm),
     expires_at: parseUtc(fields.expires) ?? null,
-    budget: fields.budget,
+    budget: budgetSettingOf(fields.budget),
     team_id: fields.team,
   };
 }
@@ -63,9 +70,16 @@ function changesFrom(key: ApiKey, next: Required<UpdateKeyRequest>): UpdateKeyRe
 }
 
 export type KeyFormProps =
-  | { mode: 'create'; onSubmit(body: CreateTokenRequest): void; onCancel(): void; busy: boolean }
+  | {
+      mode: 'create';
+      client: ModelgateClient;
+      onSubmit(body: CreateTokenRequest): void;
+      onCancel(): void;
+      busy: boolean;
+    }
   | {
       mode: 'edit';
+      client: ModelgateClient;
       apiKey: ApiKey;
       onSubmit(body: UpdateKeyRequest): void;
       onCancel(): void;
@@ -125,6 +139,15 @@ export function KeyForm(props: KeyFormProps) {
         Expires (UTC; empty: never)
         <input type="datetime-local" {...field('expires')} />
       </label>
+      <BudgetInputs
+        value={fields.budget}
+        onChange={(budget) => setFields((f) => ({ ...f, budget }))}
+      />
+      <TeamSelect
+        client={props.client}
+        value={fields.team}
+        onChange={(team) => setFields((f) => ({ ...f, team }))}
+      />
       <p className="actions">
         <button type="submit" disabled={props.busy}>
           {props.mode === 'create' ? 'Create key' : 'Save'}

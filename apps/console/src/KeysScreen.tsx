@@ -10,7 +10,7 @@ import {
 } from '@modelgate/core';
 import { useCallback, useState } from 'react';
 import { ErrorNote } from './ErrorNote.js';
-import { formatTime, formatUnits, UNITS_PER_CREDIT } from './format.js';
+import { formatBudget, formatTime, formatUnits, UNITS_PER_CREDIT } from './format.js';
 import { KeyForm } from './KeyForm.js';
 import { Pager } from './Pager.js';
 import { SecretBox } from './SecretBox.js';
@@ -116,6 +116,7 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
       {panel?.kind === 'create' && (
         <KeyForm
           mode="create"
+          client={client}
           busy={busy}
           onCancel={() => setPanel(undefined)}
           onSubmit={(body) =>
@@ -130,6 +131,7 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
         <KeyForm
           key={panel.key.id}
           mode="edit"
+          client={client}
           apiKey={panel.key}
           busy={busy}
           onCancel={() => setPanel(undefined)}
@@ -154,6 +156,8 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
             <th className="num">Quota</th>
             <th className="num">Used</th>
             <th className="num">Remaining</th>
+            <th>Budget spent / amount</th>
+            <th>Team</th>
             <th>Models</th>
             <th>RPM / TPM</th>
             <th>Expires</th>
@@ -173,6 +177,8 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
               <td className="num">{formatUnits(key.quota)}</td>
               <td className="num">{formatUnits(key.used)}</td>
               <td className="num">{formatUnits(key.remaining)}</td>
+              <td data-testid="key-budget">{formatBudget(key.budget)}</td>
+              <td>{key.team_id ?? '—'}</td>
               <td>{key.models?.join(', ') ?? 'all'}</td>
               <td>
                 {key.rpm ?? '∞'} / {key.tpm ?? '∞'}

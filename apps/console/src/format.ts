@@ -1,6 +1,8 @@
 // Amounts and times as people read them. The API counts quota in integer units (1 credit =
 // 1,000,000 units) and times in Unix seconds; the console shows credits and UTC dates.
 
+import type { KeyBudget } from '@modelgate/core';
+
 export const UNITS_PER_CREDIT = 1_000_000;
 
 /** Credits with 2 to 6 decimals: six show every unit spent. */
@@ -35,4 +37,10 @@ export function toUtcField(seconds: number | null): string {
 export function optionalInt(value: string): number | null {
   const trimmed = value.trim();
   return trimmed === '' ? null : Number(trimmed);
+}
+
+/** A budget in units as `spent / amount per period`; null as "none". */
+export function formatBudget(budget: KeyBudget | null): string {
+  if (budget === null) return 'none';
+  return `${formatUnits(budget.spent)} / ${formatUnits(budget.amount)} per ${budget.period}`;
 }

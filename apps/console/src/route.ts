@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 
 export const SCREENS = {
   keys: 'Keys',
+  teams: 'Teams',
   balance: 'Balance',
   usage: 'Usage',
   log: 'Request log',

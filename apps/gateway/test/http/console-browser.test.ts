@@ -48,6 +48,13 @@ const credits = (units: number) =>
 
 type Json = Record<string, unknown>;
 
+/**
+ * The budget key's daily budget: a few short chat completions' worth (gpt-4o-mini at $0.15 / $0.60
+ * per million tokens; a request reserves its max_tokens of 20, about 15 units with its input).
+ */
+const KEY_BUDGET_CREDITS = 0.0001;
+const KEY_BUDGET_UNITS = 100;
+
 describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () => {
   const adminKey = newKey();
   let dataDir: string;
@@ -70,6 +77,15 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
   const chat = (key: string) =>
     api('/v1/chat/completions', key, {
       json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello console' }] },
+    });
+  /** A chat capped at 20 output tokens, so it reserves little of a budget. */
+  const shortChat = (key: string) =>
+    api('/v1/chat/completions', key, {
+      json: {
+        model: 'gpt-4o-mini',
+        max_tokens: 20,
+        messages: [{ role: 'user', content: 'Hello budget' }],
+      },
     });
   const shot = async (name: string) => {
     const path = join(SHOTS, `${name}.png`);
@@ -270,6 +286,108 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     expect(pageErrors).toEqual([]);
   });
 
+  it('sets team and key budgets, shows a spent budget and its 402, and raising it lets requests pass', async () => {
+    // A team with a daily budget of 1 credit, created on the Teams screen.
+    await nav('Teams');
+    await page.getByRole('button', { name: 'New team' }).click();
+    const teamForm = page.getByRole('form', { name: 'New team' });
+    await teamForm.getByLabel('Name').fill('console-team');
+    await teamForm.getByLabel('Budget period').selectOption('day');
+    await teamForm.getByLabel('Budget (credits per period)').fill('1');
+    await teamForm.getByRole('button', { name: 'Create team' }).click();
+    const teamRow = page.getByTestId('teams').locator('tr', { hasText: 'console-team' });
+    await teamRow.waitFor();
+    const teamId = Number(await teamRow.getAttribute('data-team-id'));
+    expect(await teamRow.textContent()).toContain('0.00 / 1.00 per day');
+    await shot('teams-created');
+
+    // A key in it with its own daily budget, far smaller than the team's.
+    await nav('Keys');
+    await page.getByRole('button', { name: 'New key' }).click();
+    const form = page.getByRole('form', { name: 'New key' });
+    await form.getByLabel('Name').fill('console-budget');
+    await form.getByLabel('Quota (credits)').fill('5');
+    await form.getByLabel('Budget period').selectOption('day');
+    await form.getByLabel('Budget (credits per period)').fill(String(KEY_BUDGET_CREDITS));
+    await form.getByLabel('Team').selectOption({ label: 'console-team' });
+    await form.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('new-key-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^sk-[0-9A-Za-z]{48}$/);
+    const row = page.locator('tr', { hasText: 'console-budget' });
+    await row.waitFor();
+    const id = Number(await row.getAttribute('data-key-id'));
+    const made = (await (await api(`/v1/keys/${id}`, adminKey)).json()) as Json;
+    expect(made.team_id).toBe(teamId);
+    expect(made.budget).toMatchObject({ amount: KEY_BUDGET_UNITS, period: 'day' });
+
+    // Spend until the key's budget refuses a request: 402 budget_exceeded naming the key's budget.
+    let answer = await shortChat(secret);
+    let passed = 0;
+    while (answer.status === 200 && passed < 200) {
+      passed += 1;
+      answer = await shortChat(secret);
+    }
+    expect(passed).toBeGreaterThan(0);
+    expect(answer.status).toBe(402);
+    const refusal = ((await answer.json()) as { error: Json }).error;
+    expect(refusal.code).toBe('budget_exceeded');
+    expect(refusal.budget).toMatchObject({
+      scope: 'key',
+      amount: KEY_BUDGET_CREDITS,
+      period: 'day',
+    });
+
+    // The spent budget on the Keys screen and the team's on the Teams screen, as the API has them.
+    const spentKey = (await (await api(`/v1/keys/${id}`, adminKey)).json()) as {
+      budget: { spent: number; amount: number };
+    };
+    expect(spentKey.budget.spent).toBeGreaterThan(0);
+    await nav('Teams');
+    const team = (await (await api(`/v1/teams/${teamId}`, adminKey)).json()) as {
+      budget: { spent: number };
+      keys: number;
+    };
+    expect(team.budget.spent).toBeGreaterThan(0);
+    expect(team.keys).toBe(1);
+    await expect
+      .poll(() => teamRow.getByTestId('team-budget').textContent())
+      .toBe(`${credits(team.budget.spent)} / 1.00 per day`);
+
+    // A team that still has keys cannot be deleted: the 409 and what to do are on the page.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await teamRow.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('team_has_keys');
+    expect(await page.getByRole('alert').textContent()).toContain('409');
+    await shot('teams-delete-refused');
+
+    await nav('Keys');
+    await expect
+      .poll(() => page.locator(`tr[data-key-id="${id}"]`).getByTestId('key-budget').textContent())
+      .toBe(`${credits(spentKey.budget.spent)} / ${credits(spentKey.budget.amount)} per day`);
+    await shot('keys-budget-spent');
+
+    // Raise the key's budget tenfold in the console: audited before → after, next request passes.
+    await page.locator(`tr[data-key-id="${id}"]`).getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: `Edit key ${id}` });
+    expect(await edit.getByLabel('Team').inputValue()).toBe(String(teamId));
+    await edit.getByLabel('Budget (credits per period)').fill(String(KEY_BUDGET_CREDITS * 10));
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => page.locator(`tr[data-key-id="${id}"]`).getByTestId('key-budget').textContent())
+      .toContain(`/ ${credits(KEY_BUDGET_UNITS * 10)} per day`);
+    await nav('Audit log');
+    await page.locator('input[name="key_id"]').fill(String(id));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const latest = page.getByTestId('audit').locator('tbody tr').first();
+    await expect.poll(() => latest.textContent()).toContain('Key changed');
+    const amount = (units: number) => new RegExp(`"amount":${units}\\b`);
+    expect(await latest.textContent()).toMatch(amount(KEY_BUDGET_UNITS));
+    expect(await latest.textContent()).toMatch(amount(KEY_BUDGET_UNITS * 10));
+    await shot('audit-budget');
+    expect((await shortChat(secret)).status).toBe(200);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('shows video tasks with their preview, and the callback deliveries with their attempts', async () => {
     const callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
     const created = await api('/v1/video/generations', adminKey, {
@@ -342,7 +460,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
 
   it('shows a user key its own balance and usage, without the administration screens', async () => {
     const made = await api('/v1/token', adminKey, {
-      json: { name: 'console-user', quota: 3_000_000 },
+      json: {
+        name: 'console-user',
+        quota: 3_000_000,
+        budget: { amount: 2_000_000, period: 'week' },
+      },
     });
     const userKey = ((await made.json()) as { key: string }).key;
     expect((await chat(userKey)).status).toBe(200);
@@ -363,6 +485,12 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     await expect
       .poll(() => page.getByTestId('balance').textContent())
       .toContain(credits(balance.total_used * 1_000_000));
+    // Its weekly budget, spent by the one request; no team, so no team budget.
+    const budgets = page.getByTestId('balance-budgets');
+    expect(await budgets.locator('tr[data-budget="Key"]').textContent()).toContain(
+      `${credits(balance.total_used * 1_000_000)} / 2.00per week`,
+    );
+    expect(await budgets.locator('tr[data-budget="Team"]').textContent()).toContain('none');
     await shot('user-balance');
 
     await nav('Request log');

@@ -1,0 +1,149 @@
+// Teams (administrator): each team's shared budget, what it has spent this period and when that
+// resets, how many keys it has; create one, edit its budget, delete it (409 while it has keys).
+import {
+  asModelgateError,
+  type ModelgateClient,
+  type ModelgateError,
+  type Team,
+} from '@modelgate/core';
+import { useCallback, useState } from 'react';
+import { ErrorNote } from './ErrorNote.js';
+import { formatBudget, formatTime } from './format.js';
+import { Pager } from './Pager.js';
+import { TeamForm } from './TeamForm.js';
+import { usePages } from './use-pages.js';
+
+type Panel = { kind: 'create' } | { kind: 'edit'; team: Team } | undefined;
+
+export function TeamsScreen({ client }: { client: ModelgateClient }) {
+  const [version, setVersion] = useState(0);
+  const [panel, setPanel] = useState<Panel>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ModelgateError>();
+  const [notice, setNotice] = useState<string>();
+  const fetchPage = useCallback(
+    (after: string | undefined, signal: AbortSignal) =>
+      client.teams.list({ limit: 20, after }, { signal }),
+    [client],
+  );
+  const pages = usePages(fetchPage, version);
+
+  /** Runs one change; on success reads the page again and says what happened. */
+  const act = async (run: () => Promise<string>) => {
+    setBusy(true);
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      setNotice(await run());
+      setPanel(undefined);
+      setVersion((v) => v + 1);
+    } catch (caught) {
+      setError(asModelgateError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = (team: Team) => {
+    if (!confirm(`Delete team ${team.id} "${team.name}"?`)) return;
+    void act(async () => {
+      await client.teams.delete(team.id);
+      return `Team ${team.id} deleted.`;
+    });
+  };
+
+  return (
+    <section>
+      <p className="actions">
+        <button type="button" onClick={() => setPanel({ kind: 'create' })}>
+          New team
+        </button>
+        <button type="button" className="secondary" onClick={() => setVersion((v) => v + 1)}>
+          Refresh
+        </button>
+      </p>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <ErrorNote error={error} />
+      {panel && (
+        <TeamForm
+          key={panel.kind === 'edit' ? panel.team.id : 'new'}
+          team={panel.kind === 'edit' ? panel.team : undefined}
+          busy={busy}
+          onCancel={() => setPanel(undefined)}
+          onSubmit={(body) =>
+            void act(async () => {
+              if (panel.kind === 'create') {
+                const team = await client.teams.create(body);
+                return `Team "${team.name}" created (id ${team.id}).`;
+              }
+              await client.teams.update(panel.team.id, body);
+              return `Team ${panel.team.id} saved.`;
+            })
+          }
+        />
+      )}
+      <ErrorNote error={pages.error} />
+      <TeamsTable
+        teams={pages.data?.data}
+        loading={pages.loading}
+        onEdit={(team) => setPanel({ kind: 'edit', team })}
+        onDelete={remove}
+      />
+      {pages.data?.data.length === 0 && <p>No teams yet.</p>}
+      <Pager pages={pages} label="Teams" />
+    </section>
+  );
+}
+
+function TeamsTable({
+  teams,
+  loading,
+  onEdit,
+  onDelete,
+}: {
+  teams: Team[] | undefined;
+  loading: boolean;
+  onEdit(team: Team): void;
+  onDelete(team: Team): void;
+}) {
+  return (
+    <table data-testid="teams" aria-busy={loading}>
+      <thead>
+        <tr>
+          <th>Id</th>
+          <th>Name</th>
+          <th>Budget spent / amount</th>
+          <th>Resets (UTC)</th>
+          <th className="num">Keys</th>
+          <th>Alert URL</th>
+          <th>Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {teams?.map((team) => (
+          <tr key={team.id} data-team-id={team.id}>
+            <td>{team.id}</td>
+            <td>{team.name}</td>
+            <td data-testid="team-budget">{formatBudget(team.budget)}</td>
+            <td>{formatTime(team.budget?.resets_at ?? null)}</td>
+            <td className="num">{team.keys}</td>
+            <td className="url">{team.alert_url ?? 'default'}</td>
+            <td>
+              <span className="actions">
+                <button type="button" onClick={() => onEdit(team)}>
+                  Edit
+                </button>
+                <button type="button" className="danger" onClick={() => onDelete(team)}>
+                  Delete
+                </button>
+              </span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
