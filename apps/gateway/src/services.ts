@@ -10,6 +10,7 @@
 import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { startLedger } from './billing/ledger.js';
+import { createBudgetAlerts } from './budgets/alerts.js';
 import { type CallbacksService, createCallbacksFeature } from './callbacks/index.js';
 import type { Config } from './config/config.js';
 import { type CoreServices, Lifecycle } from './core-services.js';
@@ -84,6 +85,10 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     dataDir: deps.config.dataDir,
     leaseIdleMs: deps.config.leaseIdleMs,
     budgetTimeZone: deps.config.budgets.timeZone,
+    budgetAlerts: createBudgetAlerts(deps.db, {
+      url: deps.config.budgets.alertUrl,
+      secret: deps.config.budgets.alertSecret,
+    }),
     metrics: stdMetrics,
     log: deps.log,
   });

@@ -29,7 +29,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { type BudgetRefusal, reserveBudgeted } from '../budgets/reserve.js';
+import type { BudgetAlerts } from '../budgets/alerts.js';
+import {
+  type BudgetedReservation,
+  type BudgetRefusal,
+  reserveBudgeted,
+} from '../budgets/reserve.js';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { Logger } from '../observability/logger.js';
@@ -203,6 +208,11 @@ export interface BillingOptions {
   journal?: Journal;
   /** The IANA zone budget periods start in (MODELGATE_BUDGET_TIME_ZONE). Default UTC. */
   budgetTimeZone?: string;
+  /**
+   * Writes budget alerts for reservations that leave a budget at or above 80 % (or are refused by
+   * one), behind the request; without it no alert is written.
+   */
+  budgetAlerts?: BudgetAlerts;
   /** The clock budgets' periods are read from (tests move it across a period's end). */
   now?: () => Date;
   log?: Logger;
@@ -263,6 +273,18 @@ export function createBilling(
   /** Keys whose team had a budget at their last reservation: they go straight to the transaction. */
   const teamBudgeted = new Set<number>();
 
+  /** Hands the levels past 80 % (or refused) to the alerts, behind the request. */
+  const alertOn = (result: BudgetedReservation) => {
+    const { budgetAlerts } = options;
+    if (!budgetAlerts) return;
+    const levels = result.ok
+      ? result.levels
+      : result.refusal !== 'quota' && result.refusal.level
+        ? [result.refusal.level]
+        : [];
+    if (levels.length > 0) holdWrites.track(budgetAlerts.record(levels), 'budget alert', '');
+  };
+
   /** From the lease, or, for a key a budget binds, the budget's transaction (no lease). */
   const reserveFor = async (
     keyId: number,
@@ -272,6 +294,7 @@ export function createBilling(
     if (got !== BUDGETED) return got ? UNBUDGETED : null;
     const hint = teamBudgeted.has(keyId);
     const result = await reserveBudgeted(db, keyId, units, owner, now(), timeZone, hint);
+    alertOn(result);
     if (!result.ok) return result.refusal === 'quota' ? null : result.refusal;
     if (!result.budgeted) leases.setBudgeted(keyId, false);
     if (result.team) teamBudgeted.add(keyId);

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import type { BudgetAlerts } from '../budgets/alerts.js';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { Logger } from '../observability/logger.js';
@@ -21,6 +22,8 @@ export interface LedgerOptions {
   leaseIdleMs?: number;
   /** The IANA zone budget periods start in. Default UTC. */
   budgetTimeZone?: string;
+  /** Budget alerts (createBudgetAlerts); without them none is written. */
+  budgetAlerts?: BudgetAlerts;
   metrics?: StandardMetrics;
   log?: Logger;
   heartbeatMs?: number;
@@ -64,6 +67,7 @@ export async function startLedger(options: LedgerOptions): Promise<Ledger> {
     kind: options.kind,
     leaseIdleMs: options.leaseIdleMs,
     budgetTimeZone: options.budgetTimeZone,
+    budgetAlerts: options.budgetAlerts,
     owner: instanceId,
     journal,
     log,

@@ -6,13 +6,20 @@
 
 export { budgetChange } from './change.js';
 export {
+  type BudgetAlertSettings,
+  type BudgetAlerts,
+  createBudgetAlerts,
+  thresholdsReached,
+} from './alerts.js';
+export {
   BUDGET_PERIODS,
   type BudgetPeriod,
   isTimeZone,
   type PeriodBounds,
   periodBounds,
 } from './period.js';
-export type { BudgetColumns, BudgetTables, TeamsTable } from './tables.js';
+export type { BudgetLevel } from './reserve.js';
+export type { BudgetAlertsTable, BudgetColumns, BudgetTables, TeamsTable } from './tables.js';
 export {
   type CurrentBudget,
   currentBudget,

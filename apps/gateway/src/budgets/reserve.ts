@@ -32,11 +32,37 @@ export interface BudgetRefusal {
   period: BudgetPeriod;
   /** When the refusing period ends (Unix seconds). */
   resetsAt: number;
+  /** The refusing budget as it stood, for its 100 % alert. */
+  level?: BudgetLevel;
+}
+
+/**
+ * A budget's state right after a reservation (or a refusal): what budget alerts are decided from,
+ * read off the row the reservation already returned (units, Unix seconds).
+ */
+export interface BudgetLevel {
+  scope: 'key' | 'team';
+  /** The key's or the team's id. */
+  id: number;
+  /** The team whose alert URL a key's alerts go to (the team itself for scope `team`). */
+  teamId: number | null;
+  amount: number;
+  spent: number;
+  period: BudgetPeriod;
+  periodStart: number;
+  resetsAt: number;
+  /** True when a reservation was refused for this budget: it is spent. */
+  refused: boolean;
+}
+
+/** Levels worth an alert: at or above 80 % of the amount (4/5, in integers). */
+function alertable(level: BudgetLevel): boolean {
+  return level.refused || level.spent * 5 >= level.amount * 4;
 }
 
 /** A budgeted reservation's outcome: reserved (stamped `at`), or refused by quota or a budget. */
 export type BudgetedReservation =
-  | { ok: true; at: number; budgeted: boolean; team: boolean }
+  | { ok: true; at: number; budgeted: boolean; team: boolean; levels: BudgetLevel[] }
   | { ok: false; refusal: BudgetRefusal | 'quota' };
 
 /** The last bounds computed per kind and zone: reused while `now` is inside them. */
@@ -102,6 +128,42 @@ interface KeyRowResult {
   keyBudgeted: boolean;
   teamId: number | null;
   teamBudgeted: boolean;
+  /** The key's budget after the reservation, when at or above 80 % of it. */
+  level: BudgetLevel | null;
+}
+
+/** The budget columns a reserving UPDATE returns (bigints come back as text from PostgreSQL). */
+interface ReturnedBudget {
+  budget_amount: string | number | null;
+  budget_spent: string | number;
+  budget_period: BudgetPeriod | null;
+  budget_period_start: string | number | null;
+  budget_period_end: string | number | null;
+}
+
+const RETURNED_BUDGET = sql`budget_amount, budget_spent, budget_period, budget_period_start,
+  budget_period_end`;
+
+/** The level of a row just reserved against, or null when it has no budget or is below 80 %. */
+function levelOf(
+  scope: BudgetLevel['scope'],
+  id: number,
+  teamId: number | null,
+  row: ReturnedBudget,
+): BudgetLevel | null {
+  if (row.budget_amount === null || row.budget_period === null) return null;
+  const level: BudgetLevel = {
+    scope,
+    id,
+    teamId,
+    amount: Number(row.budget_amount),
+    spent: Number(row.budget_spent),
+    period: row.budget_period,
+    periodStart: Number(row.budget_period_start),
+    resetsAt: Number(row.budget_period_end),
+    refused: false,
+  };
+  return alertable(level) ? level : null;
 }
 
 /** The key's conditional UPDATE (and, with an owner, the same units into its hold). */
@@ -126,35 +188,46 @@ async function reserveKeyRow(
       : sql`, hold as (insert into ledger_holds (key_id, owner, units)
           select id, ${owner}::text, ${units}::bigint from upd
           on conflict (key_id, owner) do update set units = ledger_holds.units + excluded.units)`;
-  const res = await sql<{ key_budgeted: boolean; team_id: number | null; team_budgeted: boolean }>`
+  const res = await sql<
+    { key_budgeted: boolean; team_id: number | null; team_budgeted: boolean } & ReturnedBudget
+  >`
     with upd as (
       update api_keys set used = used + ${units}::bigint, ${budget.set}
       where id = ${keyId}::bigint and (quota is null or used + ${units}::bigint <= quota)
         and ${budget.fits} ${guard}
-      returning id, team_id, budget_amount is not null as key_budgeted
+      returning id, team_id, budget_amount is not null as key_budgeted, ${RETURNED_BUDGET}
     )${hold}
-    select upd.key_budgeted, upd.team_id,
+    select upd.key_budgeted, upd.team_id, ${RETURNED_BUDGET},
       exists (select 1 from teams t where t.id = upd.team_id and t.budget_amount is not null)
         as team_budgeted
     from upd`.execute(t);
   const row = res.rows[0];
   if (!row) return null;
   const teamId = row.team_id === null ? null : Number(row.team_id);
-  return { keyBudgeted: row.key_budgeted, teamId, teamBudgeted: row.team_budgeted };
+  return {
+    keyBudgeted: row.key_budgeted,
+    teamId,
+    teamBudgeted: row.team_budgeted,
+    level: levelOf('key', keyId, teamId, row),
+  };
 }
 
-/** The team's conditional UPDATE; true when its budget covered `units`. */
+/**
+ * The team's conditional UPDATE: false when its budget refused `units`, else its level (null below
+ * 80 %).
+ */
 async function reserveTeamRow(
   t: Executor,
   teamId: number,
   units: number,
   now: Date,
   timeZone: string,
-): Promise<boolean> {
+): Promise<BudgetLevel | null | false> {
   const budget = budgetUpdate(units, now, timeZone);
-  const res = await sql`update teams set ${budget.set}
-    where id = ${teamId}::bigint and ${budget.fits} returning id`.execute(t);
-  return res.rows.length === 1;
+  const res = await sql<ReturnedBudget>`update teams set ${budget.set}
+    where id = ${teamId}::bigint and ${budget.fits} returning ${RETURNED_BUDGET}`.execute(t);
+  const row = res.rows[0];
+  return row ? levelOf('team', teamId, teamId, row) : false;
 }
 
 /** Thrown inside a transaction of our own to roll the key's UPDATE back when the team refuses. */
@@ -191,17 +264,22 @@ export async function reserveBudgeted(
     if (!key)
       return { ok: false, refusal: settled(await whyRefused(trx, keyId, units, now, timeZone)) };
     const team = key.teamId !== null && key.teamBudgeted;
-    if (team && !(await reserveTeamRow(trx, key.teamId!, units, now, timeZone))) {
+    const teamLevel = team ? await reserveTeamRow(trx, key.teamId!, units, now, timeZone) : null;
+    if (teamLevel === false) {
       const refusal = settled(await teamRefusal(trx, key.teamId!, units, now, timeZone));
       if (!t.isTransaction) throw new TeamRefused(refusal);
       return { ok: false, refusal };
     }
-    return { ok: true, at: seconds(now), budgeted: key.keyBudgeted || team, team };
+    const levels = [key.level, teamLevel].filter((level) => level !== null);
+    return { ok: true, at: seconds(now), budgeted: key.keyBudgeted || team, team, levels };
   };
   if (t.isTransaction) return attempt(t);
   if (!teamHint) {
     const key = await reserveKeyRow(t, keyId, units, owner, now, timeZone, true);
-    if (key) return { ok: true, at: seconds(now), budgeted: key.keyBudgeted, team: false };
+    if (key) {
+      const levels = key.level ? [key.level] : [];
+      return { ok: true, at: seconds(now), budgeted: key.keyBudgeted, team: false, levels };
+    }
     const refusal = await whyRefused(t, keyId, units, now, timeZone);
     if (refusal !== TEAM_BUDGETED) return { ok: false, refusal };
   }
@@ -227,7 +305,7 @@ async function teamRefusal(
     .where('id', '=', teamId)
     .executeTakeFirst();
   if (!team || team.budget_amount === null) return 'quota';
-  return refusalOf('team', teamId, team, units, now, timeZone) ?? TEAM_BUDGETED;
+  return refusalOf('team', teamId, teamId, team, units, now, timeZone) ?? TEAM_BUDGETED;
 }
 
 /** Reads which limit refused `units` (after the fact: a refusal's message, not a decision). */
@@ -245,7 +323,8 @@ async function whyRefused(
     .executeTakeFirst();
   if (!key) return 'quota';
   if (key.quota !== null && Number(key.used) + units > Number(key.quota)) return 'quota';
-  const own = refusalOf('key', keyId, key, units, now, timeZone);
+  const teamId = key.team_id === null ? null : Number(key.team_id);
+  const own = refusalOf('key', keyId, teamId, key, units, now, timeZone);
   if (own) return own;
   if (key.team_id === null) return 'quota';
   return teamRefusal(t, Number(key.team_id), units, now, timeZone);
@@ -266,6 +345,7 @@ const BUDGET_FIELDS = [
   'budget_amount',
   'budget_period',
   'budget_spent',
+  'budget_period_start',
   'budget_period_end',
 ] as const;
 
@@ -273,6 +353,7 @@ interface BudgetRow {
   budget_amount: number | null;
   budget_period: BudgetPeriod | null;
   budget_spent: number;
+  budget_period_start: number | null;
   budget_period_end: number | null;
 }
 
@@ -280,6 +361,7 @@ interface BudgetRow {
 function refusalOf(
   scope: BudgetRefusal['scope'],
   id: number,
+  teamId: number | null,
   row: BudgetRow,
   units: number,
   now: Date,
@@ -289,8 +371,11 @@ function refusalOf(
   const current = row.budget_period_end !== null && seconds(now) < Number(row.budget_period_end);
   const spent = current ? Number(row.budget_spent) : 0;
   if (spent + units <= Number(row.budget_amount)) return null;
-  const resetsAt = current
-    ? Number(row.budget_period_end)
-    : seconds(boundsAt(row.budget_period, now, timeZone).end);
-  return { scope, id, amount: Number(row.budget_amount), period: row.budget_period, resetsAt };
+  const bounds = current ? null : boundsAt(row.budget_period, now, timeZone);
+  const resetsAt = bounds ? seconds(bounds.end) : Number(row.budget_period_end);
+  const periodStart = bounds ? seconds(bounds.start) : Number(row.budget_period_start);
+  const amount = Number(row.budget_amount);
+  const period = row.budget_period;
+  const level = { scope, id, teamId, amount, spent, period, periodStart, resetsAt, refused: true };
+  return { scope, id, amount, period, resetsAt, level };
 }

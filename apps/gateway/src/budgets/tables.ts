@@ -1,4 +1,4 @@
-/** Budgets' and teams' columns (migration 009_budgets). */
+/** Budgets' and teams' columns (migration 009_budgets) and the alerts written (011_budget_alerts). */
 import type { Generated } from 'kysely';
 import type { BudgetPeriod } from './period.js';
 
@@ -34,6 +34,20 @@ export interface TeamsTable extends BudgetColumns {
   created_at: number;
 }
 
+/** An alert already written (migration 011_budget_alerts): one per owner, period and threshold. */
+export interface BudgetAlertsTable {
+  owner_kind: 'key' | 'team';
+  owner_id: number;
+  /** The period's start (Unix seconds): a new period alerts again. */
+  period_start: number;
+  threshold: 80 | 100;
+  /** The webhook-id of the outbox row written with it. */
+  delivery_id: string | null;
+  /** Unix seconds. */
+  created_at: number;
+}
+
 export interface BudgetTables {
   teams: TeamsTable;
+  budget_alerts: BudgetAlertsTable;
 }

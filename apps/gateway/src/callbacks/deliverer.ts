@@ -21,6 +21,8 @@ export interface DelivererDeps {
   settings: DeliverySettings;
   /** The address guard every attempt passes, the same as at submit. */
   guard: AddressGuardOptions;
+  /** Signs budget alerts (rows of no key): MODELGATE_BUDGET_ALERT_SECRET. */
+  alertSecret?: string | null;
   random?: () => number;
 }
 
@@ -35,7 +37,7 @@ export interface Deliverer {
 
 interface ClaimedRow {
   id: string;
-  key_id: number;
+  key_id: number | null;
   url: string;
   payload: string;
   attempt_count: number;
@@ -92,6 +94,14 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
     return { rows, token };
   }
 
+  /** A task's key's secrets, or for a budget alert (no key) the alert secret. */
+  async function secretsFor(row: ClaimedRow): Promise<string[]> {
+    if (row.key_id !== null) return signingSecrets(db, row.key_id);
+    if (!deps.alertSecret)
+      throw new Error('no MODELGATE_BUDGET_ALERT_SECRET to sign a budget alert');
+    return [deps.alertSecret];
+  }
+
   async function attempt(row: ClaimedRow, token: string): Promise<void> {
     const atMs = Date.now();
     let outcome: PostOutcome;
@@ -99,7 +109,7 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
       // Checked again at every attempt: DNS may have changed since submit. The POST goes to the
       // address checked here.
       const target = await checkCallbackUrl(row.url, deps.guard);
-      const secrets = await signingSecrets(db, row.key_id);
+      const secrets = await secretsFor(row);
       const signed = await signCallback({
         id: row.id,
         timestamp: new Date(),

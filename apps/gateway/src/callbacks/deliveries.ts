@@ -33,12 +33,18 @@ const LISTED = [
 
 type ListedRow = Pick<Selectable<CallbackDeliveriesTable>, (typeof LISTED)[number]>;
 
+/** A key's rows are its tasks' events: budget alerts belong to no key and are never listed. */
+function taskEventType(type: ListedRow['event_type']): CallbackDelivery['event_type'] {
+  if (type === 'budget.threshold') throw new Error("a budget alert listed as a key's delivery");
+  return type;
+}
+
 function toApiDelivery(row: ListedRow, attempts: CallbackDelivery['attempts']): CallbackDelivery {
   return {
     id: row.id,
     object: 'callback.delivery',
     task_id: row.task_id,
-    event_type: row.event_type,
+    event_type: taskEventType(row.event_type),
     url: row.url,
     status: row.status,
     attempts,

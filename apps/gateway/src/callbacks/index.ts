@@ -60,7 +60,7 @@ export interface CallbacksService {
 }
 
 export interface CallbacksFeatureDeps {
-  config: Pick<Config, 'callbacks'>;
+  config: Pick<Config, 'callbacks'> & { budgets?: Pick<Config['budgets'], 'alertSecret'> };
   db: Kysely<DB>;
   log: Logger;
   metrics: Metrics;
@@ -90,6 +90,7 @@ export function createCallbacksFeature(
     metrics: deps.metrics,
     settings: deliverySettingsFrom(deps.config),
     guard,
+    alertSecret: deps.config.budgets?.alertSecret ?? null,
   });
   deps.lifecycle.add({
     name: 'callbacks',

@@ -1,5 +1,5 @@
 /** Tables of migration 003_callbacks: per-key signing secrets, the delivery outbox and its attempts. */
-import type { CallbackEvent } from '@modelgate/core';
+import type { BudgetThresholdEvent, CallbackEvent } from '@modelgate/core';
 import type { Generated } from 'kysely';
 
 declare module '../db/schema.js' {
@@ -25,9 +25,11 @@ export interface CallbackDeliveriesTable {
   id: string;
   /** Insertion order, for newest-first listing and cursors. */
   seq: Generated<number>;
-  key_id: number;
+  /** The task's key; null for a budget alert, which no key owns (signed with the alert secret). */
+  key_id: number | null;
+  /** The task id, or `budget:<scope>:<id>:<period_start>:<threshold>` for a budget alert. */
   task_id: string;
-  event_type: CallbackEvent['type'];
+  event_type: CallbackEvent['type'] | BudgetThresholdEvent['type'];
   url: string;
   /** The exact JSON body, frozen at enqueue (text, not jsonb: the signed bytes must never change). */
   payload: string;

@@ -11,7 +11,8 @@ import type { DB } from './schema.js';
 interface PagedColumns {
   id: string;
   seq: Generated<number>;
-  key_id: number;
+  /** Rows of no key (a budget alert's delivery) are never on a key's page. */
+  key_id: number | null;
 }
 
 /** The tables that can be paged by cursor: those with all of {@link PagedColumns}. */

@@ -47,6 +47,14 @@ describe('a bad value stops the start, naming the variable and what it takes', (
       { MODELGATE_BUDGET_TIME_ZONE: 'Mars/Olympus_Mons' },
       'MODELGATE_BUDGET_TIME_ZONE must be an IANA time zone such as Europe/Paris (got "Mars/Olympus_Mons")',
     ],
+    [
+      { MODELGATE_BUDGET_ALERT_URL: 'ops.example.com/budget' },
+      'MODELGATE_BUDGET_ALERT_URL must be an http(s) URL',
+    ],
+    [
+      { MODELGATE_BUDGET_ALERT_SECRET: 'hunter2' },
+      'MODELGATE_BUDGET_ALERT_SECRET must be a Standard Webhooks secret: whsec_ + base64',
+    ],
     [{ PORT: '70000' }, 'PORT must be at most 65535 (got "70000")'],
     [{ CDN_URL: 'ftp://cdn.example.com' }, 'CDN_URL must be a http:// or https:// URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of debug, info, warn, error (got "loud")'],
@@ -66,6 +74,7 @@ describe('a bad value stops the start, naming the variable and what it takes', (
     const message = refusal({ DATABASE_URL: 'mysql://root:hunter2@db/x' });
     expect(message).toBe('DATABASE_URL must be a postgres:// or postgresql:// URL');
     expect(refusal({ REDIS_URL: 'http://user:hunter2@redis' })).not.toContain('hunter2');
+    expect(refusal({ MODELGATE_BUDGET_ALERT_SECRET: 'hunter2' })).not.toContain('hunter2');
   });
 
   it('treats an empty variable as unset', () => {
@@ -77,6 +86,18 @@ describe('a bad value stops the start, naming the variable and what it takes', (
     expect(config.port).toBe(8080);
     expect(config.video.leaseMs).toBe(120_000);
     expect(config.callbacks.allowPrivate).toBe(false);
+  });
+
+  it('reads the budget alert URL and secret, both unset by default', () => {
+    expect(loadConfig({}).budgets).toMatchObject({ alertUrl: null, alertSecret: null });
+    const config = loadConfig({
+      MODELGATE_BUDGET_ALERT_URL: 'https://ops.example.com/budget',
+      MODELGATE_BUDGET_ALERT_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    });
+    expect(config.budgets).toMatchObject({
+      alertUrl: 'https://ops.example.com/budget',
+      alertSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    });
   });
 
   it('names the YAML path of a bad file value, and lets a variable win over the file', () => {

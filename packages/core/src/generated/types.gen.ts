@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: `${string}://{base_url}` | (string & {});
 };
 
-export type Webhooks = VideoTaskFinishedWebhookRequest;
+export type Webhooks = BudgetThresholdWebhookRequest | VideoTaskFinishedWebhookRequest;
 
 /**
  * All models served by this gateway.
@@ -2677,6 +2677,55 @@ export type KeyBudget = {
      * When it ends and `spent` starts again from 0 (Unix seconds).
      */
     resets_at: number;
+};
+
+/**
+ * The body of a `budgetThreshold` alert: a key's or a team's budget
+ * reached `threshold` % of its amount in the period that started at
+ * `period_start`. Amounts in credits, like the balance's budgets.
+ *
+ */
+export type BudgetThresholdEvent = {
+    type: 'budget.threshold';
+    /**
+     * When the threshold was found reached (Unix seconds).
+     */
+    timestamp: number;
+    data: {
+        /**
+         * Whose budget.
+         */
+        scope: 'key' | 'team';
+        /**
+         * The key's id (scope `key`).
+         */
+        key_id?: number;
+        /**
+         * The team's id (scope `team`).
+         */
+        team_id?: number;
+        /**
+         * Percent of the amount reached.
+         */
+        threshold: 80 | 100;
+        /**
+         * Credits allowed per period.
+         */
+        amount: number;
+        /**
+         * Credits spent in the period when the alert was written (reservations included).
+         */
+        spent: number;
+        period: BudgetPeriod;
+        /**
+         * When the period started (Unix seconds).
+         */
+        period_start: number;
+        /**
+         * When the period ends (Unix seconds).
+         */
+        resets_at: number;
+    };
 };
 
 /**
@@ -5684,6 +5733,15 @@ export type ListUsageRecordsResponses = {
 };
 
 export type ListUsageRecordsResponse = ListUsageRecordsResponses[keyof ListUsageRecordsResponses];
+
+export type BudgetThresholdWebhookPayload = BudgetThresholdEvent;
+
+export type BudgetThresholdWebhookRequest = {
+    body: BudgetThresholdWebhookPayload;
+    key: 'budgetThreshold';
+    path?: never;
+    query?: never;
+};
 
 export type VideoTaskFinishedWebhookPayload = CallbackEvent;
 

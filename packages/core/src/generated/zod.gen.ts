@@ -2073,6 +2073,28 @@ export const zApiKey = z.object({
 });
 
 /**
+ * The body of a `budgetThreshold` alert: a key's or a team's budget
+ * reached `threshold` % of its amount in the period that started at
+ * `period_start`. Amounts in credits, like the balance's budgets.
+ *
+ */
+export const zBudgetThresholdEvent = z.object({
+    type: z.enum(['budget.threshold']),
+    timestamp: z.int(),
+    data: z.object({
+        scope: z.enum(['key', 'team']),
+        key_id: z.int().optional(),
+        team_id: z.int().optional(),
+        threshold: z.union([z.literal(80), z.literal(100)]),
+        amount: z.number(),
+        spent: z.number(),
+        period: zBudgetPeriod,
+        period_start: z.int(),
+        resets_at: z.int()
+    })
+});
+
+/**
  * A budget on the balance, in credits like the rest of the credit summary.
  */
 export const zBalanceBudget = z.object({
@@ -2950,6 +2972,17 @@ export const zListUsageRecordsQuery = z.object({
  * One page of usage records.
  */
 export const zListUsageRecordsResponse = zUsageRecordList;
+
+export const zBudgetThresholdWebhookRequest = z.object({
+    body: zBudgetThresholdEvent,
+    path: z.never().optional(),
+    query: z.never().optional(),
+    headers: z.object({
+        'webhook-id': z.string().regex(/^msg_[A-Za-z0-9_-]+$/),
+        'webhook-timestamp': z.string().regex(/^[0-9]+$/),
+        'webhook-signature': z.string()
+    })
+});
 
 export const zVideoTaskFinishedWebhookRequest = z.object({
     body: zCallbackEvent,

@@ -12,6 +12,7 @@ import * as m007 from './007_responses.js';
 import * as m008 from './008_usage_cache.js';
 import * as m009 from './009_budgets.js';
 import * as m010 from './010_usage_hourly.js';
+import * as m011 from './011_budget_alerts.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   { name: '008_usage_cache', up: m008.up },
   { name: '009_budgets', up: m009.up },
   { name: '010_usage_hourly', up: m010.up },
+  { name: '011_budget_alerts', up: m011.up },
 ];
