@@ -4,13 +4,13 @@
  * table to the database type.
  */
 
-export { budgetChange } from './change.js';
 export {
   type BudgetAlertSettings,
   type BudgetAlerts,
   createBudgetAlerts,
   thresholdsReached,
 } from './alerts.js';
+export { budgetChange } from './change.js';
 export {
   BUDGET_PERIODS,
   type BudgetPeriod,
