@@ -34,7 +34,9 @@ export function TeamSelect({
             {team.name}
           </option>
         ))}
-        {value !== null && data && !data.data.some((t) => t.id === value) && (
+        {/* The key's own team while the list loads (or when it is beyond the first page): the
+            select never shows "none" for a key that has a team. */}
+        {value !== null && !data?.data.some((t) => t.id === value) && (
           <option value={value}>team {value}</option>
         )}
       </select>

@@ -369,7 +369,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     // Raise the key's budget tenfold in the console: audited before → after, next request passes.
     await page.locator(`tr[data-key-id="${id}"]`).getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('form', { name: `Edit key ${id}` });
+    // The key's team is selected from the first render, named once the teams have loaded.
     expect(await edit.getByLabel('Team').inputValue()).toBe(String(teamId));
+    await expect
+      .poll(() => edit.getByLabel('Team').locator('option:checked').textContent())
+      .toBe('console-team');
     await edit.getByLabel('Budget (credits per period)').fill(String(KEY_BUDGET_CREDITS * 10));
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect
