@@ -3,8 +3,13 @@
  * (UTC), optionally split by key, model and kind. Every bucket of the range is listed, empty ones
  * too, so a chart needs no gap-filling; `totals` sums the whole range.
  */
-import type { UsageBucket, UsageReport, UsageResult } from '@modelgate/core';
-import { addUsage, emptyUsage } from '@modelgate/core/usage';
+import {
+  addUsage,
+  emptyUsage,
+  type UsageBucket,
+  type UsageReport,
+  type UsageResult,
+} from '@modelgate/core';
 import { zUsageKind } from '@modelgate/core/zod';
 import { type Kysely, sql } from 'kysely';
 import { unitsToCredits } from '../billing/billing.js';
