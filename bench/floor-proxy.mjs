@@ -9,7 +9,7 @@
 // A streamed (SSE) answer is always relayed chunk by chunk: buffering it would change what is
 // measured. `pnpm bench overhead --targets=floor:undici-stream,floor:http-stream,…` compares them;
 // BENCHMARKS.md says which one `floor` is and by how much it beat the others.
-//   node bench/floor-proxy.mjs --upstream http://127.0.0.1:9090/openai --port 8081 [--via http-stream]
+//   node bench/floor-proxy.mjs --upstream http://127.0.0.1:9090/openai --port 8081 [--via undici-stream]
 import http from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -22,7 +22,7 @@ const { values } = parseArgs({
     upstream: { type: 'string', default: process.env.FLOOR_UPSTREAM },
     port: { type: 'string', default: process.env.PORT ?? '0' },
     host: { type: 'string', default: '127.0.0.1' },
-    via: { type: 'string', default: 'undici-stream' },
+    via: { type: 'string', default: 'http-stream' },
   },
 });
 if (!FLOOR_VIAS.includes(values.via)) {

@@ -22,11 +22,12 @@ export const MODEL = 'gpt-4o-mini';
 const UPSTREAM_KEY = 'sk-bench-upstream';
 export const ALL_TARGETS = ['direct', 'floor', 'modelgate', 'modelgate-pg', 'portkey'];
 /**
- * How `floor` proxies (bench/floor-proxy.mjs `--via`): the cheapest of the candidates there, as
- * measured by `pnpm bench overhead --targets=floor:undici-stream,floor:http-stream,…` (BENCHMARKS.md).
- * `floor:<via>` starts any candidate by name.
+ * How `floor` proxies (bench/floor-proxy.mjs `--via`): the cheapest of the candidates there. On a
+ * quiet machine (Nov 28, Node 24, two interleaved runs of 800 rounds) `node:http` with bodies piped
+ * added 1.324 and 1.387 ms at p50, undici streamed 1.555 and 1.460 (BENCHMARKS.md, "Which floor
+ * is honest"). `floor:<via>` starts any candidate by name.
  */
-export const FLOOR_VIA = 'undici-stream';
+export const FLOOR_VIA = 'http-stream';
 
 /** A scratch directory for this run's logs and the gateway's PGlite data. */
 export function scratchDir() {
