@@ -1,18 +1,62 @@
 /**
  * The deliverer: claims due outbox rows (`FOR UPDATE SKIP LOCKED` + a lease, so any number of gateway
  * instances share the work and a crashed one's rows come back), signs and POSTs each, records every
- * attempt, and schedules the next one with jittered backoff until the schedule runs out.
+ * attempt, and schedules the next one with jittered backoff until the schedule runs out. Its settings
+ * are the configuration's callbacks section (`config/callbacks.ts`) plus what is fixed in code.
  */
 import { randomUUID } from 'node:crypto';
 import { signCallback } from '@modelgate/callbacks';
 import type { Kysely } from 'kysely';
+import type { Config } from '../config/config.js';
 import type { DB } from '../db/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { type AddressGuardOptions, CallbackUrlError, checkCallbackUrl } from './address-guard.js';
 import { type AttemptError, type PostOutcome, postToTarget } from './http-post.js';
 import { signingSecrets } from './secrets.js';
-import { type DeliverySettings, nextDelayMs } from './settings.js';
+
+export interface DeliverySettings {
+  /** Waits before each retry, in ms: attempt n+1 is due `retryScheduleMs[n-1]` (± jitter) after attempt n. */
+  retryScheduleMs: number[];
+  /** Fraction of each wait added or removed at random (0.2 → ±20 %), so retries of many deliveries spread out. */
+  jitter: number;
+  /** Whole-attempt deadline. */
+  timeoutMs: number;
+  /** How long a claim lasts: an instance that dies mid-attempt hands the row back after this. */
+  leaseMs: number;
+  /** How often an idle deliverer looks for due rows. */
+  pollIntervalMs: number;
+  /** Attempts in flight per instance. */
+  concurrency: number;
+  /** Bytes of a receiver's answer read before hanging up. */
+  maxResponseBytes: number;
+}
+
+/** The deliverer's settings from the configuration's callbacks section. */
+export function deliverySettingsFrom(config: Pick<Config, 'callbacks'>): DeliverySettings {
+  const { retryScheduleMs, timeoutMs, pollIntervalMs, concurrency } = config.callbacks;
+  return {
+    retryScheduleMs,
+    jitter: 0.2,
+    timeoutMs,
+    leaseMs: Math.max(timeoutMs * 3, 30_000),
+    pollIntervalMs: Math.max(10, pollIntervalMs),
+    concurrency,
+    maxResponseBytes: 4096,
+  };
+}
+
+/** The wait before the next attempt after `attemptsSoFar` failed ones, or null when none is left. */
+export function nextDelayMs(
+  settings: Pick<DeliverySettings, 'retryScheduleMs' | 'jitter'>,
+  attemptsSoFar: number,
+  random: () => number = Math.random,
+): number | null {
+  const base = settings.retryScheduleMs[attemptsSoFar - 1];
+  if (base === undefined) return null;
+  const spread = base * settings.jitter;
+  return Math.max(0, Math.round(base - spread + random() * 2 * spread));
+}
 
 export interface DelivererDeps {
   db: Kysely<DB>;

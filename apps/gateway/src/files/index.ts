@@ -16,10 +16,9 @@ import { openBlobStore } from './store/open.js';
 
 export type { CdnObject } from './cdn/handler.js';
 export { cdnErrorHandler } from './cdn/on-error.js';
-export { CDN_FILE_NAME, cdnFileOf } from './cdn-url.js';
 export { imageInfo } from './dimensions.js';
 export { boundaryOf, MultipartError, readMultipart } from './multipart.js';
-export type { BlobOwner } from './service.js';
+export { type BlobOwner, CDN_FILE_NAME, cdnFileOf } from './service.js';
 export { type ImageType, MIME_BY_EXT, SNIFF_BYTES, sniffImageType } from './sniff.js';
 export {
   type BlobStore,

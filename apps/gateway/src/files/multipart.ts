@@ -8,7 +8,7 @@
  *   else console.log(part.name, await part.text(1024));
  * }
  */
-import { BlobTooLargeError } from './store/staging.js';
+import { BlobTooLargeError } from './store/blob-store.js';
 
 export class MultipartError extends Error {
   readonly code = 'invalid_multipart';

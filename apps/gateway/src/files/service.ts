@@ -1,16 +1,33 @@
 /**
  * The files table and the blobs its rows reference: uploads kept and recorded, read, deleted (the
- * bytes go once nothing refers to them), and blobs other features keep in the same store.
+ * bytes go once nothing refers to them), blobs other features keep in the same store, and the CDN
+ * URLs that name a file (`{cdn_url}/files/{id}.{ext}`: such a URL is read from the blob store, never
+ * fetched over HTTP).
  */
 import type { FileObject } from '@modelgate/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { randomBase62 } from '../db/ids.js';
 import type { DB } from '../db/schema.js';
 import type { CdnObject } from './cdn/handler.js';
-import { CDN_FILE_NAME } from './cdn-url.js';
 import type { ImageType } from './sniff.js';
 import type { BlobStore, StagedBlob } from './store/blob-store.js';
 import type { FilesTable } from './tables.js';
+
+/** A file's name on the CDN: its id and extension. */
+export const CDN_FILE_NAME = /^(file-[A-Za-z0-9]+)\.(png|jpg|webp|gif)$/;
+
+/**
+ * The file id and extension a CDN URL names; null for any other URL (another host, another path).
+ *
+ * @example
+ * cdnFileOf('http://localhost:8081/files/file-abc.png', 'http://localhost:8081'); // { id: 'file-abc', ext: 'png' }
+ */
+export function cdnFileOf(url: string, cdnUrl: string): { id: string; ext: string } | null {
+  const base = cdnUrl.replace(/\/+$/, '');
+  if (!url.startsWith(`${base}/files/`)) return null;
+  const match = CDN_FILE_NAME.exec(url.slice(`${base}/files/`.length).split(/[?#]/)[0]!);
+  return match ? { id: match[1]!, ext: match[2]! } : null;
+}
 
 /** The uploaded files, and the blobs of every feature that keeps bytes in the store. */
 export interface FileRecords {

@@ -2,24 +2,36 @@
  * The video feature: a submission is checked, priced, reserved and written as a `pending` task
  * (`submit/`); the engine claims it, submits it upstream through the provider's adapter
  * (`providers/`), polls it, stores the finished video in files' blob store and finishes it with its
- * charge and its callback (`engine/`). Built from the core services, files and callbacks.
+ * charge and its callback (`engine/`). Built from the core services, files, callbacks and one
+ * adapter per provider the configuration gives credentials for.
  */
 import type { VideoTaskCreated, VideoTaskList } from '@modelgate/core';
 import type { CallbacksService } from '../callbacks/index.js';
+import { ConfigError } from '../config/config.js';
+import type { ProviderEnv } from '../config/providers-env.js';
 import type { CoreServices } from '../core-services.js';
 import type { FilesService } from '../files/index.js';
 import type { AuthKey } from '../keys/keys.js';
 import type { IsTextModel } from '../models/model-kinds.js';
 import { cancelOwnedTask } from './engine/cancel.js';
-import { createTaskEngine } from './engine/engine.js';
+import { createTaskEngine, type TaskEngine } from './engine/engine.js';
 import type { TransitionDeps } from './engine/finish.js';
-import { createRequestBuilder } from './engine/request.js';
 import { createResultStore } from './engine/result.js';
-import type { EngineObserver, TaskEngine } from './engine/types.js';
-import { VIDEO_MODELS, videoModelList } from './models.js';
-import { configuredAdapters } from './providers/index.js';
+import type { EngineObserver } from './engine/step.js';
+import { createRequestBuilder } from './engine/submit.js';
+import { VIDEO_MODELS, type VideoProviderName, videoModelList } from './models.js';
+import { createBytePlusAdapter } from './providers/byteplus.js';
+import { createDashScopeAdapter } from './providers/dashscope.js';
+import { createGeminiAdapter } from './providers/gemini.js';
+import { createKlingAdapter } from './providers/kling.js';
+import { createLumaAdapter } from './providers/luma.js';
+import { createMiniMaxAdapter } from './providers/minimax.js';
+import { createRunwayAdapter } from './providers/runway.js';
+import type { VideoAdapter, VideoProviderConfig } from './providers/types.js';
+import { createViduAdapter } from './providers/vidu.js';
+import { createXaiAdapter } from './providers/xai.js';
 import { submitVideoTask } from './submit/submit.js';
-import { toVideoTask, type VideoTaskObject } from './task-object.js';
+import { toVideoTask, type VideoTaskObject } from './tables.js';
 import {
   findFinishedVideo,
   listOwnedTasks,
@@ -134,4 +146,84 @@ export function createVideoFeature(
     listModels: (created) =>
       videoModelList(created).filter((m) => adapters.has(VIDEO_MODELS[m.id]!.provider)),
   };
+}
+
+/**
+ * The adapter factory of each provider.
+ *
+ * @example
+ * const adapter = VIDEO_ADAPTERS.xai({ baseUrl: 'https://api.x.ai/v1', apiKey });
+ */
+export const VIDEO_ADAPTERS: Record<
+  VideoProviderName,
+  (config: VideoProviderConfig) => VideoAdapter
+> = {
+  xai: createXaiAdapter,
+  gemini: createGeminiAdapter,
+  kling: createKlingAdapter,
+  byteplus: createBytePlusAdapter,
+  minimax: createMiniMaxAdapter,
+  dashscope: createDashScopeAdapter,
+  vidu: createViduAdapter,
+  runway: createRunwayAdapter,
+  luma: createLumaAdapter,
+};
+
+/** Provider connection settings for the configured video providers (with upstream model overrides). */
+export function videoProviderConfigs(
+  env: ProviderEnv,
+  upstreamModels: Record<string, string> = {},
+): Record<string, VideoProviderConfig> {
+  const out: Record<string, VideoProviderConfig> = {};
+  for (const name of [
+    'xai',
+    'gemini',
+    'byteplus',
+    'minimax',
+    'dashscope',
+    'vidu',
+    'runway',
+    'luma',
+  ] as const) {
+    const p = env[name];
+    if (p.configured && p.apiKey) out[name] = { baseUrl: p.baseUrl, apiKey: p.apiKey };
+  }
+  if (env.kling.configured && env.kling.accessKey && env.kling.secretKey) {
+    out.kling = {
+      baseUrl: env.kling.baseUrl,
+      accessKey: env.kling.accessKey,
+      secretKey: env.kling.secretKey,
+    };
+  }
+  for (const [model, upstream] of Object.entries(upstreamModels)) {
+    const spec = VIDEO_MODELS[model];
+    if (!spec) {
+      throw new ConfigError(
+        `MODELGATE_CONFIG: video.upstream_models.${model}: not a video model (${Object.keys(VIDEO_MODELS).join(', ')})`,
+      );
+    }
+    const config = out[spec.provider];
+    if (config) config.upstreamModel = upstream;
+  }
+  return out;
+}
+
+/**
+ * One adapter per provider with credentials (several models share a provider).
+ *
+ * @example
+ * const adapters = configuredAdapters(config.providers, config.video.upstreamModels);
+ * adapters.get('kling')?.submit(request, { reference: taskId });
+ */
+export function configuredAdapters(
+  env: ProviderEnv,
+  upstreamModels: Record<string, string>,
+): Map<string, VideoAdapter> {
+  const configs = videoProviderConfigs(env, upstreamModels);
+  const adapters = new Map<string, VideoAdapter>();
+  for (const [provider, create] of Object.entries(VIDEO_ADAPTERS)) {
+    const config = configs[provider];
+    if (config) adapters.set(provider, create(config));
+  }
+  return adapters;
 }

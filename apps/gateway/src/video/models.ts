@@ -33,7 +33,8 @@ export interface ParamProblem {
 
 /**
  * One video model: what it accepts (shown at GET /v1/models and enforced at submit), its price,
- * and the provider that serves it (`providers/index.ts` holds each provider's adapter).
+ * and the provider that serves it (`VIDEO_ADAPTERS` in the feature's `index.ts` holds each
+ * provider's adapter).
  */
 export interface VideoModelSpec {
   id: string;
@@ -82,8 +83,8 @@ function lastFrameNeedsImage(model: string, p: ResolvedVideoParams): ParamProble
 }
 
 /**
- * The nine video models. A new provider is one adapter file (registered in providers/index.ts) and
- * one entry here.
+ * The nine video models. A new provider is one adapter file (registered in `VIDEO_ADAPTERS`, in
+ * the feature's index.ts) and one entry here.
  *
  * @example
  * VIDEO_MODELS['kling-v3'].durations; // [3, 4, …, 15]

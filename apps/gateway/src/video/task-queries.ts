@@ -4,8 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { cursorPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
 import { notFound } from '../errors/api-error.js';
-import type { VideoTaskStatus } from './tables.js';
-import { toVideoTask, type VideoTaskRow } from './task-object.js';
+import { toVideoTask, type VideoTaskRow, type VideoTaskStatus } from './tables.js';
 
 /** The key's task by id; 404 when there is none (or it is another key's). */
 export async function loadOwnedTask(

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   assertCallbackUrlAllowed,
   checkCallbackUrl,
+  classifyAddress,
   type HostResolver,
+  parseIPv6,
 } from '../../src/callbacks/address-guard.js';
-import { classifyAddress, parseIPv6 } from '../../src/callbacks/ip-ranges.js';
 import { ApiError } from '../../src/errors/api-error.js';
 
 /** A resolver with fixed answers: no network, any name the test wants. */

@@ -1,11 +1,14 @@
 import { verifyCallback } from '@modelgate/callbacks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HostResolver } from '../../src/callbacks/address-guard.js';
-import { createDeliverer, type Deliverer } from '../../src/callbacks/deliverer.js';
+import {
+  createDeliverer,
+  type Deliverer,
+  type DeliverySettings,
+} from '../../src/callbacks/deliverer.js';
 import { listDeliveries } from '../../src/callbacks/deliveries.js';
-import { enqueueCallback, NotFinalStatusError } from '../../src/callbacks/outbox.js';
+import { enqueueCallback, NotFinalStatusError } from '../../src/callbacks/index.js';
 import { getCallbackSecret, rotateCallbackSecret } from '../../src/callbacks/secrets.js';
-import type { DeliverySettings } from '../../src/callbacks/settings.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { eachDatabase, openTestDatabase, type TestDatabase } from '../support/index.js';
 import { type Answer, type Receiver, startReceiver } from './receiver.js';

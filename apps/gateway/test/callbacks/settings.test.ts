@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { deliverySettingsFrom, nextDelayMs } from '../../src/callbacks/settings.js';
+import { deliverySettingsFrom, nextDelayMs } from '../../src/callbacks/deliverer.js';
 import { DEFAULT_RETRY_SCHEDULE_MS, readCallbackSettings } from '../../src/config/callbacks.js';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { durationMs } from '../../src/config/section.js';

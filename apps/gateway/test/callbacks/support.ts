@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { VideoTask } from '@modelgate/core';
 import type { Kysely } from 'kysely';
-import type { DeliverySettings } from '../../src/callbacks/settings.js';
+import type { DeliverySettings } from '../../src/callbacks/deliverer.js';
 import type { DB } from '../../src/db/schema.js';
 
 /** A user key straight into the table (no HTTP); returns its id. */

@@ -7,93 +7,65 @@
  * The upstream is a stand-in that records what it was sent. count_tokens fails over from a dead
  * Anthropic deployment to a live one.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/index.js';
+import type { TestGateway } from '../support/index.js';
+import {
+  answerJson,
+  type Recorder,
+  recordedMessage,
+  startGatewayOnStandIns,
+  startRecorder,
+} from '../support/stand-in.js';
 
-interface Recorded {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Record<string, unknown>;
-}
+const MESSAGE = recordedMessage({ input_tokens: 5, output_tokens: 2 });
 
-const MESSAGE = {
-  id: 'msg_rec',
-  type: 'message',
-  role: 'assistant',
-  model: 'rec',
-  content: [{ type: 'text', text: 'Recorded.' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 5, output_tokens: 2 },
-};
-
-async function startRecorder() {
-  const seen: Recorded[] = [];
-  const server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const part of req) raw += part;
-    seen.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(raw) });
-    const answer = req.url?.endsWith('/count_tokens') ? { input_tokens: 77 } : MESSAGE;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+/** The stand-in upstream: records what it was sent, answers a message (or a token count). */
+function startMessageRecorder(): Promise<Recorder> {
+  return startRecorder(({ path }, res) =>
+    answerJson(res, 200, path.endsWith('/count_tokens') ? { input_tokens: 77 } : MESSAGE),
+  );
 }
 
 describe('to an Anthropic upstream', () => {
   let gw: TestGateway;
-  let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  let recorder: Recorder;
   let key: string;
 
   beforeAll(async () => {
-    recorder = await startRecorder();
+    recorder = await startMessageRecorder();
     const price = { input_per_million: 1, output_per_million: 1 };
-    gw = await startTestGateway({
-      simulator: false,
-      config: {
-        demoMode: false,
-        file: {
-          providers: {
-            rec: {
-              kind: 'anthropic',
-              base_url: recorder.url,
-              api_key: 'sk-rec',
-              headers: { 'Anthropic-Beta': 'configured-1, shared' },
-            },
-            plain: { kind: 'anthropic', base_url: recorder.url, api_key: 'sk-rec' },
-            dead: { kind: 'anthropic', base_url: 'http://127.0.0.1:1', api_key: 'sk-dead' },
-            gpt: { kind: 'openai', base_url: `${recorder.url}/v1`, api_key: 'sk-rec' },
-          },
-          models: [
-            { id: 'rec-claude', deployments: [{ provider: 'rec', model: 'up-rec' }], price },
-            { id: 'plain-claude', deployments: [{ provider: 'plain', model: 'up-plain' }], price },
-            {
-              id: 'failover-claude',
-              deployments: [
-                { provider: 'dead', model: 'up-dead', weight: 1 },
-                { provider: 'plain', model: 'up-live', weight: 0 },
-              ],
-              price,
-            },
-          ],
+    ({ gw, key } = await startGatewayOnStandIns({
+      providers: {
+        rec: {
+          kind: 'anthropic',
+          base_url: recorder.url,
+          api_key: 'sk-rec',
+          headers: { 'Anthropic-Beta': 'configured-1, shared' },
         },
+        plain: { kind: 'anthropic', base_url: recorder.url, api_key: 'sk-rec' },
+        dead: { kind: 'anthropic', base_url: 'http://127.0.0.1:1', api_key: 'sk-dead' },
+        gpt: { kind: 'openai', base_url: `${recorder.url}/v1`, api_key: 'sk-rec' },
       },
-    });
-    key = (await gw.createKey()).key;
+      models: [
+        { id: 'rec-claude', deployments: [{ provider: 'rec', model: 'up-rec' }], price },
+        { id: 'plain-claude', deployments: [{ provider: 'plain', model: 'up-plain' }], price },
+        {
+          id: 'failover-claude',
+          deployments: [
+            { provider: 'dead', model: 'up-dead', weight: 1 },
+            { provider: 'plain', model: 'up-live', weight: 0 },
+          ],
+          price,
+        },
+      ],
+    }));
   });
   afterAll(async () => {
     await gw?.close();
     await recorder?.close();
   });
 
-  const last = () => recorder.seen[recorder.seen.length - 1]!;
+  const last = () => recorder.last();
   const messages = (model: string, beta?: string, path = '/v1/messages') =>
     gw.fetch(path, {
       method: 'POST',

@@ -5,11 +5,16 @@
  * input (OpenAI); the usage row must be charged exactly what the provider's published prices make
  * of it, with the cache tokens recorded apart, and the client's usage must keep the cache fields.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import type { UsageRecord } from '@modelgate/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestGateway } from '../support/index.js';
+import {
+  type StandIn,
+  startGatewayOnStandIns,
+  startStandIn,
+  usageRecordOf,
+} from '../support/stand-in.js';
 
 const INPUT = 20_010;
 const OUTPUT = 10;
@@ -165,10 +170,9 @@ function responsesAnswer(res: ServerResponse, mode: Mode, stream: boolean) {
   );
 }
 
-async function startStandIn(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    for await (const part of req) raw += part;
+/** The stand-in upstream: each format's answer, with the usage of the mode the prompt names. */
+function startCacheStandIn(): Promise<StandIn> {
+  return startStandIn((req, raw, res) => {
     const mode = (/MODE_(PLAIN|READ|WRITE5M|WRITE1H)/.exec(raw)?.[1] ?? 'PLAIN') as Mode;
     const stream = (JSON.parse(raw) as { stream?: boolean }).stream === true;
     if (req.url?.endsWith('/messages')) anthropicAnswer(res, mode, stream);
@@ -183,16 +187,6 @@ async function startStandIn(): Promise<{ url: string; close(): Promise<void> }> 
         req.url?.endsWith('/completions') === true && !req.url.endsWith('/chat/completions'),
       );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** Each format's request body for a prompt naming the mode. */
@@ -240,53 +234,34 @@ const MINI_UNITS: Record<'PLAIN' | 'READ', number> = {
 describe('cache-aware billing against a stand-in upstream', () => {
   let gw: TestGateway;
   let key: string;
-  let standIn: Awaited<ReturnType<typeof startStandIn>>;
+  let standIn: StandIn;
   beforeAll(async () => {
-    standIn = await startStandIn();
-    gw = await startTestGateway({
-      simulator: false,
-      config: {
-        demoMode: false,
-        file: {
-          providers: {
-            up_openai: { kind: 'openai', base_url: `${standIn.url}/v1`, api_key: 'sk-standin' },
-            up_anthropic: { kind: 'anthropic', base_url: standIn.url, api_key: 'sk-standin' },
-          },
-          models: [
-            {
-              id: 'claude-sonnet-4-5',
-              deployments: [{ provider: 'up_anthropic', model: 'claude-sonnet-4-5' }],
-              price: { input_per_million: 3, output_per_million: 15 },
-            },
-            {
-              id: 'gpt-4o-mini',
-              deployments: [{ provider: 'up_openai', model: 'gpt-4o-mini' }],
-              price: { input_per_million: 0.15, output_per_million: 0.6 },
-            },
-          ],
-        },
+    standIn = await startCacheStandIn();
+    ({ gw, key } = await startGatewayOnStandIns({
+      providers: {
+        up_openai: { kind: 'openai', base_url: `${standIn.url}/v1`, api_key: 'sk-standin' },
+        up_anthropic: { kind: 'anthropic', base_url: standIn.url, api_key: 'sk-standin' },
       },
-    });
-    ({ key } = await gw.createKey());
+      models: [
+        {
+          id: 'claude-sonnet-4-5',
+          deployments: [{ provider: 'up_anthropic', model: 'claude-sonnet-4-5' }],
+          price: { input_per_million: 3, output_per_million: 15 },
+        },
+        {
+          id: 'gpt-4o-mini',
+          deployments: [{ provider: 'up_openai', model: 'gpt-4o-mini' }],
+          price: { input_per_million: 0.15, output_per_million: 0.6 },
+        },
+      ],
+    }));
   });
   afterAll(async () => {
     await gw?.close();
     await standIn?.close();
   });
 
-  async function charged(requestId: string): Promise<UsageRecord> {
-    return vi.waitFor(
-      async () => {
-        const res = await gw.fetch(`/v1/usage/records?request_id=${requestId}`, {
-          key: gw.adminKey,
-        });
-        const page = (await res.json()) as { data: UsageRecord[] };
-        expect(page.data).toHaveLength(1);
-        return page.data[0]!;
-      },
-      { timeout: 5_000, interval: 20 },
-    );
-  }
+  const charged = (requestId: string) => usageRecordOf(gw, requestId);
 
   async function send(format: Format, model: string, mode: Mode, stream: boolean) {
     const [path, body] = FORMATS[format];

@@ -8,29 +8,23 @@
  * place, or are folded into `system` for an upstream that refuses them. The upstream is a
  * stand-in that records the raw bytes it was sent (`up-strict` refuses system turns).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { UsageRecord } from '@modelgate/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/index.js';
+import {
+  answerJson,
+  type Recorder,
+  recordedMessage,
+  startGatewayOnStandIns,
+  startRecorder,
+  usageRecordOf,
+} from '../support/stand-in.js';
 
-interface Recorded {
-  path: string;
-  raw: string;
-  body: Record<string, unknown>;
-}
-
-const MESSAGE = {
-  id: 'msg_rec',
-  type: 'message',
-  role: 'assistant',
-  model: 'rec',
-  content: [{ type: 'text', text: 'Recorded.' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  // As Anthropic answers a request whose prefix was cached at a breakpoint.
-  usage: { input_tokens: 5, cache_read_input_tokens: 1000, output_tokens: 2 },
-};
+// As Anthropic answers a request whose prefix was cached at a breakpoint.
+const MESSAGE = recordedMessage({
+  input_tokens: 5,
+  cache_read_input_tokens: 1000,
+  output_tokens: 2,
+});
 
 const CHAT_COMPLETION = {
   id: 'chatcmpl_rec',
@@ -93,29 +87,12 @@ function refusesSystemTurn(body: { model?: unknown; messages?: Array<{ role?: un
   return body.model === 'up-strict' && (body.messages ?? []).some((m) => m.role === 'system');
 }
 
-async function startRecorder() {
-  const seen: Recorded[] = [];
-  const server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const part of req) raw += part;
-    const path = req.url ?? '';
-    const body = JSON.parse(raw);
-    seen.push({ path, raw, body });
-    if (refusesSystemTurn(body)) {
-      res
-        .writeHead(400, { 'content-type': 'application/json' })
-        .end(JSON.stringify(SYSTEM_REFUSAL));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answerFor(path)));
+/** The stand-in upstream: records what it was sent, refuses `up-strict`'s system turns. */
+function startVendorRecorder(): Promise<Recorder> {
+  return startRecorder(({ path, body }, res) => {
+    if (refusesSystemTurn(body)) answerJson(res, 400, SYSTEM_REFUSAL);
+    else answerJson(res, 200, answerFor(path));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 const CACHE = { type: 'ephemeral' };
@@ -229,54 +206,35 @@ const conversation = (model: string, extra: readonly unknown[] = []) => ({
 
 describe('content the vendor owns', () => {
   let gw: TestGateway;
-  let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  let recorder: Recorder;
   let key: string;
 
   beforeAll(async () => {
-    recorder = await startRecorder();
+    recorder = await startVendorRecorder();
     const price = { input_per_million: 1, output_per_million: 1 };
-    gw = await startTestGateway({
-      simulator: false,
-      config: {
-        demoMode: false,
-        file: {
-          providers: {
-            claude: { kind: 'anthropic', base_url: recorder.url, api_key: 'sk-rec' },
-            gpt: { kind: 'openai', base_url: `${recorder.url}/v1`, api_key: 'sk-rec' },
-          },
-          models: [
-            { id: 'vc-claude', deployments: [{ provider: 'claude', model: 'up-claude' }], price },
-            { id: 'vc-gpt', deployments: [{ provider: 'gpt', model: 'up-gpt' }], price },
-            { id: 'vc-strict', deployments: [{ provider: 'claude', model: 'up-strict' }], price },
-          ],
-        },
+    ({ gw, key } = await startGatewayOnStandIns({
+      providers: {
+        claude: { kind: 'anthropic', base_url: recorder.url, api_key: 'sk-rec' },
+        gpt: { kind: 'openai', base_url: `${recorder.url}/v1`, api_key: 'sk-rec' },
       },
-    });
-    key = (await gw.createKey()).key;
+      models: [
+        { id: 'vc-claude', deployments: [{ provider: 'claude', model: 'up-claude' }], price },
+        { id: 'vc-gpt', deployments: [{ provider: 'gpt', model: 'up-gpt' }], price },
+        { id: 'vc-strict', deployments: [{ provider: 'claude', model: 'up-strict' }], price },
+      ],
+    }));
   });
   afterAll(async () => {
     await gw?.close();
     await recorder?.close();
   });
 
-  const last = () => recorder.seen[recorder.seen.length - 1]!;
+  const last = () => recorder.last();
   const post = (path: string, json: unknown) => gw.fetch(path, { method: 'POST', key, json });
   const droppedOf = (res: Response) =>
     (res.headers.get('x-modelgate-dropped-params') ?? '').split(',').map(decodeURIComponent);
 
-  async function usageOf(requestId: string): Promise<UsageRecord> {
-    return vi.waitFor(
-      async () => {
-        const res = await gw.fetch(`/v1/usage/records?request_id=${requestId}`, {
-          key: gw.adminKey,
-        });
-        const page = (await res.json()) as { data: UsageRecord[] };
-        expect(page.data).toHaveLength(1);
-        return page.data[0]!;
-      },
-      { timeout: 5_000, interval: 20 },
-    );
-  }
+  const usageOf = (requestId: string) => usageRecordOf(gw, requestId);
 
   it('reach an Anthropic upstream byte for byte, cache breakpoints included, billed as cached', async () => {
     const sent = conversation('vc-claude', [FILE_IMAGE]);

@@ -21,8 +21,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { PRESIGN_EXPIRES_SECONDS, type S3Settings } from '../../config/storage.js';
-import { type BlobStore, stagedBlob } from './blob-store.js';
-import { type StagedFile, stageToFile } from './staging.js';
+import { type BlobStore, type StagedFile, stagedBlob, stageToFile } from './blob-store.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 

@@ -1,10 +1,10 @@
 /** A task cancelled by its owner: finished as the engine finishes it, then cancelled upstream. */
 import { conflict } from '../../errors/api-error.js';
 import type { VideoAdapter } from '../providers/types.js';
-import { toVideoTask, type VideoTaskObject } from '../task-object.js';
+import { toVideoTask, type VideoTaskObject } from '../tables.js';
 import { loadOwnedTask } from '../task-queries.js';
 import { finishTask, type TransitionDeps } from './finish.js';
-import type { EngineLogger, EngineObserver } from './types.js';
+import type { EngineLogger, EngineObserver } from './step.js';
 
 export interface CancelDeps extends TransitionDeps {
   adapterFor(provider: string): VideoAdapter | undefined;

@@ -2,8 +2,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Billing } from '../../billing/billing.js';
 import type { DB } from '../../db/schema.js';
-import type { VideoTaskStatus } from '../tables.js';
-import { toVideoTask, type VideoTaskObject, type VideoTaskRow } from '../task-object.js';
+import {
+  toVideoTask,
+  type VideoTaskObject,
+  type VideoTaskRow,
+  type VideoTaskStatus,
+} from '../tables.js';
 
 /** The callbacks' outbox write, made inside the transaction that writes a final status. */
 export type EnqueueCallback = (

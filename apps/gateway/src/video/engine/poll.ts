@@ -1,9 +1,8 @@
 /** The poll step: an in-progress task asked after, and finished when its provider is done. */
 import { type PollResult, ProviderError, type VideoAdapter } from '../providers/types.js';
-import type { VideoTaskRow } from '../task-object.js';
+import type { VideoTaskRow } from '../tables.js';
 import type { StoredVideo } from './finish.js';
-import { type StepContext, upstreamErrorReason } from './step.js';
-import { TaskInputError } from './types.js';
+import { type StepContext, TaskInputError, upstreamErrorReason } from './step.js';
 
 /**
  * The poll step of a claimed in-progress task: past its deadline it is cancelled upstream and

@@ -1,11 +1,22 @@
 /**
  * The fields of a submit request, each read from the body and checked against the model's table:
  * the model itself, the prompt, duration, resolution, aspect ratio, the options a model may not take
- * (seed, negative prompt, audio), and the metadata echoed back. Every refusal names the field and
- * what is allowed.
+ * (seed, negative prompt, audio), and the metadata echoed back. Every refusal is a
+ * `VideoRequestError` naming the field and what is allowed.
  */
 import { VIDEO_MODEL_IDS, VIDEO_MODELS, type VideoModelSpec } from '../models.js';
-import { VideoRequestError } from './request-error.js';
+
+/** A refused field: the route renders it as a 400 `invalid_request_error` naming `param`. */
+export class VideoRequestError extends Error {
+  constructor(
+    readonly param: string,
+    message: string,
+    readonly code: string = 'unsupported_value',
+  ) {
+    super(message);
+    this.name = 'VideoRequestError';
+  }
+}
 
 type Body = Record<string, unknown>;
 

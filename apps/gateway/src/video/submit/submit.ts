@@ -1,4 +1,8 @@
-/** A submission: checked, priced, reserved and written as a pending task, in one transaction. */
+/**
+ * A submission: checked, priced, reserved and written as a pending task, in one transaction; a
+ * repeated Idempotency-Key with the same body answers the first task, another body under it is a 409.
+ */
+import { createHash } from 'node:crypto';
 import type { VideoTaskCreated } from '@modelgate/core';
 import { zCreateVideoGenerationRequest } from '@modelgate/core/zod';
 import type { Kysely } from 'kysely';
@@ -8,6 +12,7 @@ import type { DB } from '../../db/schema.js';
 import {
   ApiError,
   badRequest,
+  conflict,
   forbidden,
   insufficientQuota,
   notFound,
@@ -17,12 +22,6 @@ import type { FilesService } from '../../files/index.js';
 import type { AuthKey } from '../../keys/keys.js';
 import { type IsTextModel, modelKindOf, unknownModel } from '../../models/model-kinds.js';
 import { VIDEO_MODELS, type VideoModelSpec } from '../models.js';
-import {
-  assertIdempotencyKeyValid,
-  findIdempotentTask,
-  IdempotentReplay,
-  requestHash,
-} from './idempotency.js';
 import {
   type NormalizedVideoRequest,
   normalizeVideoRequest,
@@ -194,4 +193,64 @@ async function insertTask(
       created_at: Number(inserted.created_at),
     };
   });
+}
+
+// Idempotency-Key: a replay answers the first task; the key's length and another body are refused.
+
+/** Thrown inside the insert's transaction when a concurrent submit took the Idempotency-Key. */
+class IdempotentReplay extends Error {}
+
+/** Canonical JSON (sorted keys) so the same body always hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The hash that tells a replay of a submission from another body under the same key. */
+function requestHash(body: unknown): string {
+  return createHash('sha256').update(canonical(body)).digest('hex');
+}
+
+/** Refuses an Idempotency-Key header of the wrong length (400). */
+function assertIdempotencyKeyValid(idempotencyKey: string | null | undefined): void {
+  if (idempotencyKey === undefined || idempotencyKey === null) return;
+  if (idempotencyKey.length < 1 || idempotencyKey.length > 255) {
+    throw badRequest(
+      'Idempotency-Key must be 1 to 255 characters.',
+      'Idempotency-Key',
+      'invalid_value',
+    );
+  }
+}
+
+/**
+ * The task an earlier submission with this Idempotency-Key created, or null; 409 when that
+ * submission had another body.
+ */
+async function findIdempotentTask(
+  db: Kysely<DB>,
+  keyId: number,
+  idempotencyKey: string,
+  hash: string,
+): Promise<VideoTaskCreated | null> {
+  const row = await db
+    .selectFrom('video_tasks')
+    .select(['id', 'created_at', 'request_hash'])
+    .where('key_id', '=', keyId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.request_hash !== hash) {
+    throw conflict(
+      'This Idempotency-Key was already used with a different request body.',
+      'idempotency_key_reused',
+    );
+  }
+  return { task_id: row.id, status: 'pending', created_at: Number(row.created_at) };
 }

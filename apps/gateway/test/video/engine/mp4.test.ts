@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { probeMp4 } from '../../../src/video/engine/mp4.js';
+import { probeMp4 } from '../../../src/video/engine/result.js';
 import { buildMp4 } from '../../support/mp4.js';
 
 const reader = (buf: Buffer) => async (start: number, length: number) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readProviderEnv } from '../../../src/config/providers-env.js';
-import { videoProviderConfigs } from '../../../src/video/providers/index.js';
+import { videoProviderConfigs } from '../../../src/video/index.js';
 
 describe('video providers', () => {
   it('refuses an upstream model override for a model that is not a video model', () => {
