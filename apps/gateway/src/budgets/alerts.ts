@@ -11,7 +11,7 @@ import type { BudgetThresholdEvent } from '@modelgate/core';
 import type { Kysely } from 'kysely';
 import { randomBase62 } from '../db/ids.js';
 import type { DB } from '../db/schema.js';
-import type { BudgetLevel } from './reserve.js';
+import type { BudgetLevel } from './levels.js';
 
 const UNITS_PER_CREDIT = 1_000_000;
 
