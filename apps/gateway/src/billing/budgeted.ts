@@ -72,11 +72,17 @@ export class BudgetedReservations {
 
   /**
    * Video's reservation, inside the caller's transaction, as at `at`: false when the quota refused;
-   * a spent budget throws the 402 `budget_exceeded` (the transaction then rolls back).
+   * a spent budget throws the 402 `budget_exceeded` (the transaction then rolls back). The alerts
+   * of a reservation are written in the same transaction, so they commit with it, exactly once;
+   * a refusal's alert is written behind, on its own (the transaction it came in rolls back).
    */
   async reserveIn(trx: Transaction<DB>, keyId: number, units: number, at: Date): Promise<boolean> {
     const result = await reserveBudgeted(trx, keyId, units, null, at, this.options.timeZone);
-    if (result.ok) return true;
+    if (result.ok) {
+      if (result.levels.length > 0) await this.options.alerts?.recordIn(trx, result.levels);
+      return true;
+    }
+    this.alertBehind(result);
     if (result.refusal === 'quota') return false;
     throw budgetExceeded(result.refusal);
   }
