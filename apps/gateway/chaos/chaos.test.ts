@@ -152,9 +152,15 @@ async function createBudgetKeys(): Promise<string[]> {
     budget: day(TEAM_BUDGET_UNITS),
   })) as { id: number };
   return [
-    await createKey({ name: 'chaos budget key', quota: null, budget: day(KEY_BUDGET_UNITS) }),
+    await createKey({
+      name: 'chaos budget key',
+      quota: 1_000_000_000_000,
+      budget: day(KEY_BUDGET_UNITS),
+    }),
     ...(await Promise.all(
-      [1, 2].map((i) => createKey({ name: `chaos team ${i}`, quota: null, team_id: team.id })),
+      [1, 2].map((i) =>
+        createKey({ name: `chaos team ${i}`, quota: 1_000_000_000_000, team_id: team.id }),
+      ),
     )),
   ];
 }
