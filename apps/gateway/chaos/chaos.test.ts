@@ -11,6 +11,7 @@ import { startS3Server, type TestS3Server } from '../test/support/s3-server.js';
 import { simulatorProviderEnv } from '../test/support/video-gateway.js';
 import { type CallbackReceiver, startCallbackReceiver } from './callback-receiver.js';
 import {
+  budgetsPastAmount,
   keysPastQuota,
   type LedgerResult,
   ledgerCheck,
@@ -36,6 +37,9 @@ const size = chaosSize();
 const INSTANCES = 3;
 const RPM = 60;
 const QUOTA_UNITS = 1_500;
+/** The budgets (units per day): a key's own, and its team's shared by two more keys. */
+const KEY_BUDGET_UNITS = 2_000;
+const TEAM_BUDGET_UNITS = 3_000;
 const PUBLIC_CDN = 'http://cdn.chaos.modelgate.test';
 
 let built: Awaited<ReturnType<typeof buildGatewayMain>>;
@@ -125,15 +129,40 @@ afterAll(async () => {
 
 const ADMIN_KEY = generateApiKey();
 
-async function createKey(body: Record<string, unknown>): Promise<string> {
+async function adminPost(path: string, body: Record<string, unknown>): Promise<unknown> {
   const instance = cluster!.instances[0]!;
-  const res = await fetch(`${instance.url}/v1/token`, {
+  const res = await fetch(`${instance.url}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  if (res.status !== 200) throw new Error(`key creation: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { key: string }).key;
+  if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function createKey(body: Record<string, unknown>): Promise<string> {
+  return ((await adminPost('/v1/token', body)) as { key: string }).key;
+}
+
+/** A key with a budget of its own, and two keys of a team with a budget. */
+async function createBudgetKeys(): Promise<string[]> {
+  const day = (amount: number) => ({ amount, period: 'day' });
+  const team = (await adminPost('/v1/teams', {
+    name: 'chaos team',
+    budget: day(TEAM_BUDGET_UNITS),
+  })) as { id: number };
+  return [
+    await createKey({
+      name: 'chaos budget key',
+      quota: 1_000_000_000_000,
+      budget: day(KEY_BUDGET_UNITS),
+    }),
+    ...(await Promise.all(
+      [1, 2].map((i) =>
+        createKey({ name: `chaos team ${i}`, quota: 1_000_000_000_000, team_id: team.id }),
+      ),
+    )),
+  ];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -185,6 +214,7 @@ async function createKeys() {
     quota: await Promise.all(
       [1, 2, 3].map((i) => createKey({ name: `chaos quota ${i}`, quota: QUOTA_UNITS })),
     ),
+    budget: await createBudgetKeys(),
   };
 }
 
@@ -240,7 +270,18 @@ async function readBooks(load: RunLoad) {
     ledger: {
       difference: ledgers.reduce((n, l) => n + l.difference, 0),
       orphaned: ledgers.reduce((n, l) => n + l.orphaned, 0),
+      budgetDifference: ledgers.reduce((n, l) => n + l.budgetDifference, 0),
       exitCodes: ledgers.map((l) => l.code),
+    },
+    budgets: {
+      pastAmount: (await budgetsPastAmount(database.directUrl)).length,
+      spent: (
+        await query<{ spent: string }>(
+          database.directUrl,
+          `select budget_spent as spent from api_keys where name = 'chaos budget key'
+           union all select budget_spent from teams where name = 'chaos team'`,
+        )
+      ).map((r) => Number(r.spent)),
     },
     charges: {
       servedChats: served.length,
@@ -294,8 +335,11 @@ it(`loses nothing under fire (${size.name})`, { timeout: size.loadMs + 300_000 }
   expect(report.ledger).toEqual({
     difference: 0,
     orphaned: 0,
+    budgetDifference: 0,
     exitCodes: cluster!.dataDirs.map(() => 0),
   });
+  expect(ledgerOutput).toContain('budgets balance: 2 budgets, difference 0');
+  expect(report.budgets.pastAmount).toBe(0);
   expect(report.quota.keysPastQuota).toBe(0);
   expect(report.charges.unchargedChats).toEqual([]);
   expect(report.charges.unchargedCompletedVideos).toEqual([]);

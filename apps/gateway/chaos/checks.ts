@@ -63,12 +63,33 @@ export async function keysPastQuota(url: string) {
   );
 }
 
+/**
+ * Budgets whose `spent` exceeds their amount plus what is still in flight (its keys' holds and open
+ * video tasks): a reservation past a budget that the conditional UPDATEs should have refused.
+ */
+export async function budgetsPastAmount(url: string) {
+  const inFlight = (keys: string) => `coalesce((select sum(h.units) from ledger_holds h
+      where h.key_id in (${keys})), 0) + coalesce((select sum(v.reserved_units) from video_tasks v
+      where v.key_id in (${keys}) and v.status in ('pending', 'in_progress')), 0)`;
+  return query<{ scope: string; id: string; spent: string }>(
+    url,
+    `select 'key' as scope, k.id, k.budget_spent as spent from api_keys k
+      where k.budget_amount is not null and k.budget_spent > k.budget_amount + ${inFlight('k.id')}
+     union all
+     select 'team', t.id, t.budget_spent from teams t
+      where t.budget_amount is not null
+        and t.budget_spent > t.budget_amount + ${inFlight('select id from api_keys where team_id = t.id')}`,
+  );
+}
+
 export interface LedgerResult {
   code: number | null;
   output: string;
   /** Σ |difference| over the keys listed. */
   difference: number;
   orphaned: number;
+  /** Σ |difference| over the budgets listed (their lines start with `key <id>` or `team <id>`). */
+  budgetDifference: number;
 }
 
 /** Runs `main.js ledger check --sweep` on one data directory and parses its table. */
@@ -87,13 +108,18 @@ export function ledgerCheck(main: string, databaseUrl: string, dataDir: string) 
     child.once('exit', (code) => {
       let difference = 0;
       let orphaned = 0;
+      let budgetDifference = 0;
       for (const line of output.split('\n')) {
         const cells = line.trim().split(/\s+/);
+        if (/^(key|team)$/.test(cells[0] ?? '') && /^\d+$/.test(cells[1] ?? '')) {
+          budgetDifference += Math.abs(Number(cells.at(-1)));
+          continue;
+        }
         if (!/^\d+$/.test(cells[0] ?? '') || cells.length < 8) continue;
         difference += Math.abs(Number(cells.at(-1)));
         orphaned += Math.abs(Number(cells.at(-2)));
       }
-      done({ code, output, difference, orphaned });
+      done({ code, output, difference, orphaned, budgetDifference });
     });
   });
 }

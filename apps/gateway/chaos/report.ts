@@ -22,7 +22,13 @@ export interface ReportInput {
     failedOnPurpose: number;
     duplicatesDeduped: number;
   };
-  ledger: { difference: number; orphaned: number; exitCodes: (number | null)[] };
+  ledger: {
+    difference: number;
+    orphaned: number;
+    budgetDifference: number;
+    exitCodes: (number | null)[];
+  };
+  budgets: { pastAmount: number; spent: number[] };
   charges: { servedChats: number; unchargedChats: string[]; unchargedCompletedVideos: string[] };
   quota: { keysPastQuota: number; quotaKeysUsed: number[]; quotaUnits: number };
   rpm: ReturnType<RunLoad['rpmFigures']>;
@@ -70,6 +76,7 @@ export function printReport(input: ReportInput) {
     ledger: input.ledger,
     charges: input.charges,
     quota: input.quota,
+    budgets: input.budgets,
     rpm: input.rpm,
     shutdownExitCodes: input.shutdownExitCodes,
     gatewayErrorLogs: input.gatewayErrorLogs,
@@ -103,12 +110,17 @@ export function printReport(input: ReportInput) {
     table('ledger check --sweep', [
       ['difference', input.ledger.difference],
       ['orphaned', input.ledger.orphaned],
+      ['budget difference', input.ledger.budgetDifference],
       ['exit codes', input.ledger.exitCodes.join(', ')],
     ]),
     table('charges', [
       ['served chats', input.charges.servedChats],
       ['served chats without a usage row', input.charges.unchargedChats.length],
       ['completed videos without a usage row', input.charges.unchargedCompletedVideos.length],
+    ]),
+    table('budgets', [
+      ['budgets past amount + in flight', input.budgets.pastAmount],
+      ['spent (keys, then the team)', input.budgets.spent.join(', ')],
     ]),
     table('quota', [
       ['keys past quota', input.quota.keysPastQuota],

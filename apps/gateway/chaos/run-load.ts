@@ -33,7 +33,7 @@ export interface RunLoad {
 export function runLoad(options: {
   cluster: Cluster;
   size: ChaosSize;
-  keys: { load: string; rpm: string; quota: string[] };
+  keys: { load: string; rpm: string; quota: string[]; budget: string[] };
   callbackUrl: string;
 }): RunLoad {
   const { cluster, size, keys } = options;
@@ -78,8 +78,12 @@ export function runLoad(options: {
     } else if (kind === 8 && tasks.size < maxTasks) {
       await submitVideo(ctx, keys.load, VIDEO_MODELS[n % VIDEO_MODELS.length]!, null, n);
     } else {
-      const key = keys.quota[n % keys.quota.length]!;
-      await chat(ctx, key, { stream: n % 2 === 0, model, op: 'chat (small quota)', seq: n });
+      // Half of them on small quotas, half on budgets (a key's own, and a team's shared by two).
+      const budgeted = n % 20 === 19;
+      const pool = budgeted ? keys.budget : keys.quota;
+      const key = pool[Math.floor(n / 20) % pool.length]!;
+      const op = budgeted ? 'chat (budget)' : 'chat (small quota)';
+      await chat(ctx, key, { stream: n % 2 === 0, model, op, seq: n });
     }
   };
   const worker = async () => {

@@ -24,29 +24,35 @@
  * Video's task row holds its reservation instead: `inTransaction(trx)` makes each call one statement
  * inside the caller's transaction, and no lease or journal is involved.
  *
- * This module is the API; the leases live in leases.ts, the batched writes in write-behind.ts and
- * the SQL in statements.ts.
+ * This module is the API; the leases live in leases.ts, the budgeted reservations (no lease) in
+ * budgeted.ts, video's in-transaction charges in in-transaction.ts, the batched writes in
+ * write-behind.ts and the SQL in statements.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { BudgetAlerts } from '../budgets/alerts.js';
-import {
-  type BudgetedReservation,
-  type BudgetRefusal,
-  reserveBudgeted,
-} from '../budgets/reserve.js';
+import type { BudgetRefusal } from '../budgets/levels.js';
 import type { DatabaseKind } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { Logger } from '../observability/logger.js';
 import type { StandardMetrics } from '../observability/metrics.js';
+import { assertUnits } from './assert-units.js';
 import { budgetExceeded } from './budget-refusal.js';
+import { BudgetedReservations, type Reservation, UNBUDGETED } from './budgeted.js';
 import { BackgroundWrites, Hold, type HoldPurpose } from './hold.js';
+import {
+  type SettleResult,
+  type TransactionCharges,
+  transactionCharges,
+} from './in-transaction.js';
 import type { Journal } from './journal.js';
 import { LeaseBook } from './leases.js';
-import { BUDGETED, refundOne, type SettleItem, settleOne, type UsageMeta } from './statements.js';
+import { BUDGETED, type SettleItem, type UsageMeta } from './statements.js';
+import { countUsage } from './usage-metrics.js';
 import { WriteBehind } from './write-behind.js';
 
 export type { Hold, HoldPurpose, HoldUsage } from './hold.js';
+export type { SettleResult, TransactionCharges } from './in-transaction.js';
 export type { UsageMeta } from './statements.js';
 
 export const UNITS_PER_CREDIT = 1_000_000;
@@ -64,42 +70,6 @@ export function unitsToCredits(units: number): number {
  */
 export function credits(amount: number): number {
   return Math.round(amount * UNITS_PER_CREDIT);
-}
-
-export interface SettleResult {
-  /** Units actually charged (≤ actualUnits when the balance ran out). */
-  charged: number;
-}
-
-/**
- * Video's charge, one statement each inside the caller's transaction (the task row holds the
- * reservation, so no lease or journal is involved): `billing.inTransaction(trx)`.
- */
-export interface TransactionCharges {
-  /**
-   * Reserve `units` against the quota and the key's and its team's budgets, as at `at` (default
-   * now); false = not enough balance. A spent budget throws the 402 `budget_exceeded` ApiError
-   * (the caller's transaction then rolls back).
-   */
-  reserve(keyId: number, units: number, at?: Date): Promise<boolean>;
-  /**
-   * Replace a reservation by the actual cost and record usage; `reservedAt` (Unix seconds, the
-   * reservation's instant) gives the unused part back to the budgets of the period that reserved.
-   */
-  settle(
-    keyId: number,
-    reservedUnits: number,
-    actualUnits: number,
-    meta: UsageMeta,
-    reservedAt?: number,
-  ): Promise<SettleResult>;
-  /** Give a reservation back; with meta a usage row (0 units) records it. */
-  refund(
-    keyId: number,
-    reservedUnits: number,
-    meta?: UsageMeta,
-    reservedAt?: number,
-  ): Promise<void>;
 }
 
 export interface Billing {
@@ -173,11 +143,6 @@ export interface Billing {
   forgetLeases(): void;
 }
 
-function assertUnits(name: string, v: number): void {
-  if (!Number.isSafeInteger(v) || v < 0)
-    throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
-}
-
 export interface BillingOptions {
   /** 'pglite' has one connection: one batch in flight per kind. Default 'postgres'. */
   kind?: DatabaseKind;
@@ -210,34 +175,13 @@ export interface BillingOptions {
   budgetTimeZone?: string;
   /**
    * Writes budget alerts for reservations that leave a budget at or above 80 % (or are refused by
-   * one), behind the request; without it no alert is written.
+   * one): behind the request, or in the transaction of a video task's reservation; without it no
+   * alert is written.
    */
   budgetAlerts?: BudgetAlerts;
   /** The clock budgets' periods are read from (tests move it across a period's end). */
   now?: () => Date;
   log?: Logger;
-}
-
-/** A reservation made: `budgetAt` stamps one that a budget counted (budgets/reserve.ts). */
-interface Reservation {
-  budgetAt: number | null;
-}
-
-const UNBUDGETED: Reservation = Object.freeze({ budgetAt: null });
-
-/** Adds a settled charge and its tokens to the metrics. */
-function countUsage(metrics: StandardMetrics | undefined, charged: number, meta: UsageMeta): void {
-  if (!metrics) return;
-  const kind = meta.kind ?? 'text';
-  if (charged > 0) metrics.quotaUnitsCharged.inc({ kind }, charged);
-  const model = meta.model ?? 'unknown';
-  const input =
-    (meta.inputTokens ?? 0) +
-    (meta.cacheReadTokens ?? 0) +
-    (meta.cacheWrite5mTokens ?? 0) +
-    (meta.cacheWrite1hTokens ?? 0);
-  if (input) metrics.tokens.inc({ model, direction: 'in' }, input);
-  if (meta.outputTokens) metrics.tokens.inc({ model, direction: 'out' }, meta.outputTokens);
 }
 
 /**
@@ -268,38 +212,24 @@ export function createBilling(
   });
 
   const holdWrites = new BackgroundWrites(options.log);
-  const timeZone = options.budgetTimeZone ?? 'UTC';
   const now = options.now ?? (() => new Date());
-  /** Keys whose team had a budget at their last reservation: they go straight to the transaction. */
-  const teamBudgeted = new Set<number>();
+  const budgeted = new BudgetedReservations(db, {
+    owner,
+    timeZone: options.budgetTimeZone ?? 'UTC',
+    now,
+    alerts: options.budgetAlerts,
+    writes: holdWrites,
+    leases,
+  });
 
-  /** Hands the levels past 80 % (or refused) to the alerts, behind the request. */
-  const alertOn = (result: BudgetedReservation) => {
-    const { budgetAlerts } = options;
-    if (!budgetAlerts) return;
-    const levels = result.ok
-      ? result.levels
-      : result.refusal !== 'quota' && result.refusal.level
-        ? [result.refusal.level]
-        : [];
-    if (levels.length > 0) holdWrites.track(budgetAlerts.record(levels), 'budget alert', '');
-  };
-
-  /** From the lease, or, for a key a budget binds, the budget's transaction (no lease). */
+  /** From the lease, or, for a key a budget binds, the budgets' statements (no lease). */
   const reserveFor = async (
     keyId: number,
     units: number,
   ): Promise<Reservation | BudgetRefusal | null> => {
     const got = await leases.reserve(keyId, units);
     if (got !== BUDGETED) return got ? UNBUDGETED : null;
-    const hint = teamBudgeted.has(keyId);
-    const result = await reserveBudgeted(db, keyId, units, owner, now(), timeZone, hint);
-    alertOn(result);
-    if (!result.ok) return result.refusal === 'quota' ? null : result.refusal;
-    if (!result.budgeted) leases.setBudgeted(keyId, false);
-    if (result.team) teamBudgeted.add(keyId);
-    else teamBudgeted.delete(keyId);
-    return { budgetAt: result.at };
+    return budgeted.reserve(keyId, units);
   };
 
   /** A budgeted settlement: journaled, then written on its own (it moves the budgets too). */
@@ -317,35 +247,7 @@ export function createBilling(
       return new Hold(billing, holdWrites, keyId, units, purpose, reserved.budgetAt);
     },
 
-    inTransaction: (trx) => ({
-      reserve: async (keyId, units, at) => {
-        assertUnits('units', units);
-        const result = await reserveBudgeted(trx, keyId, units, null, at ?? now(), timeZone);
-        if (result.ok) return true;
-        if (result.refusal === 'quota') return false;
-        throw budgetExceeded(result.refusal);
-      },
-      settle: async (keyId, reservedUnits, actualUnits, meta, reservedAt) => {
-        assertUnits('reservedUnits', reservedUnits);
-        assertUnits('actualUnits', actualUnits);
-        const item = {
-          keyId,
-          reserved: reservedUnits,
-          actual: actualUnits,
-          meta,
-          budgetAt: reservedAt ?? null,
-        };
-        const charged = await settleOne(trx, item);
-        countUsage(metrics, charged, meta);
-        return { charged };
-      },
-      refund: async (keyId, reservedUnits, meta, reservedAt) => {
-        assertUnits('reservedUnits', reservedUnits);
-        if (reservedAt === undefined) return refundOne(trx, keyId, reservedUnits, meta);
-        const item = { keyId, reserved: reservedUnits, actual: 0, meta: meta ?? {} };
-        await settleOne(trx, { ...item, budgetAt: reservedAt });
-      },
-    }),
+    inTransaction: (trx) => transactionCharges(trx, budgeted, now, metrics),
 
     async reserve(keyId, units) {
       assertUnits('units', units);

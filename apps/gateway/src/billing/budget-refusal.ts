@@ -3,7 +3,7 @@
  * `insufficient_quota`), a message naming the budget, its amount, period and reset time, and the
  * same facts in the error's `budget` field.
  */
-import type { BudgetRefusal } from '../budgets/reserve.js';
+import type { BudgetRefusal } from '../budgets/levels.js';
 import { ApiError } from '../errors/api-error.js';
 
 const UNITS_PER_CREDIT = 1_000_000;

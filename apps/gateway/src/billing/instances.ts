@@ -41,25 +41,46 @@ export interface InstanceRegistry {
   stop(): Promise<void>;
 }
 
-/** Returns the holds of `owner` (or of every expired or unregistered owner) to the balances. */
+/**
+ * Returns the holds of `owner` (or of every expired or unregistered owner) to the balances, and to
+ * the budgets that counted them. A budgeted key takes no lease, so its hold is the reservations of
+ * requests that died with the instance: the key's and its team's `budget_spent` get them back when
+ * the instance was alive in the budget's stored period (its last heartbeat at or after the
+ * period's start); after a rollover the new period never counted them. A hold without an instance
+ * row counts as alive now.
+ */
 export async function returnHolds(
   db: Kysely<DB>,
   which: { owner: string } | { expiredBeforeMs: number },
 ): Promise<number> {
   const dead =
     'owner' in which
-      ? sql`delete from gateway_instances where id = ${which.owner} returning id`
-      : sql`delete from gateway_instances where heartbeat_at_ms < ${which.expiredBeforeMs} returning id`;
+      ? sql`delete from gateway_instances where id = ${which.owner} returning id, heartbeat_at_ms`
+      : sql`delete from gateway_instances where heartbeat_at_ms < ${which.expiredBeforeMs}
+          returning id, heartbeat_at_ms`;
   const orphan =
     'owner' in which
       ? sql`h.owner = ${which.owner}`
       : sql`h.owner in (select id from dead)
           or not exists (select 1 from gateway_instances i where i.id = h.owner)`;
   const res = await sql<{ n: number }>`with dead as (${dead}),
-      gone as (delete from ledger_holds h where ${orphan} returning h.key_id, h.units),
-      per_key as (select key_id, sum(units) as units from gone group by key_id),
-      upd as (update api_keys k set used = k.used - per_key.units from per_key
-        where k.id = per_key.key_id returning k.id)
+      gone as (delete from ledger_holds h where ${orphan} returning h.key_id, h.units, h.owner),
+      seen as (
+        select g.key_id, g.units,
+          coalesce((select d.heartbeat_at_ms from dead d where d.id = g.owner), ${Date.now()}::bigint)
+            / 1000 as alive_at
+        from gone g
+      ),
+      per_key as (select key_id, sum(units) as units from seen group by key_id),
+      upd as (update api_keys k set used = k.used - per_key.units,
+          budget_spent = greatest(0, k.budget_spent - coalesce((select sum(s.units) from seen s
+            where s.key_id = k.id and s.alive_at >= k.budget_period_start), 0))
+        from per_key where k.id = per_key.key_id returning k.id, k.team_id),
+      team as (update teams t set budget_spent = greatest(0, t.budget_spent - c.units)
+        from (select upd.team_id, sum(s.units) as units
+          from upd join seen s on s.key_id = upd.id join teams p on p.id = upd.team_id
+          where s.alive_at >= p.budget_period_start group by upd.team_id) c
+        where t.id = c.team_id)
     select count(*)::int as n from upd`.execute(db);
   return Number(res.rows[0]?.n ?? 0);
 }

@@ -49,7 +49,7 @@ export interface SettleItem {
   entryId?: string | null;
   /**
    * A budgeted reservation's instant (Unix seconds, budgets/reserve.ts): the key's and its team's
-   * `budget_spent` move by `actual − reserved` while their stored period still contains it.
+   * `budget_spent` move by `charged − taken` while their stored period still contains it.
    * Null/absent for a reservation that took no budget.
    */
   budgetAt?: number | null;
@@ -151,24 +151,34 @@ export async function reserveWithLease(
 
 /**
  * The budget part of a settlement (empty SQL without `budgetAt`, so unbudgeted settlements stay the
- * statement they were): both budgets move by `charged − reserved` — the unused part goes back, an
- * overshoot is added — in the period that reserved only. The key row is already locked by the
- * statement, the team row is locked after it (the order reservations take, budgets/reserve.ts).
+ * statement they were): both budgets move by `charged − taken` — the unused part of what the hold
+ * still held goes back, an overshoot is added — in the period that reserved only. `taken` rather
+ * than `reserved`: a hold returned with its dead instance already gave its units back to the
+ * budgets (instances.ts), so a journal replayed after that adds the whole charge. The usage row
+ * records which budgets moved (`budget_at`, `budget_key`, `budget_team_id`), what `ledger check`
+ * proves each budget's spend from. The key row is already locked by the statement, the team row is
+ * locked after it (the order reservations take, budgets/reserve.ts).
  */
 function budgetSettlement(item: SettleItem) {
-  if (item.budgetAt == null) return { key: sql``, returning: sql``, team: sql`` };
+  if (item.budgetAt == null) {
+    return { key: sql``, returning: sql``, team: sql``, columns: sql``, values: sql`` };
+  }
   const at = sql`${item.budgetAt}::bigint`;
   const inPeriod = (t: string) =>
-    sql`${sql.ref(`${t}.budget_period_start`)} <= ${at} and ${at} < ${sql.ref(`${t}.budget_period_end`)}`;
-  const delta = sql`charge.charged - ${item.reserved}::bigint`;
+    sql`coalesce(${sql.ref(`${t}.budget_period_start`)} <= ${at} and ${at} < ${sql.ref(`${t}.budget_period_end`)}, false)`;
+  const delta = sql`charge.charged - charge.taken`;
   return {
     key: sql`, budget_spent = case when ${inPeriod('k')}
       then greatest(0, k.budget_spent + ${delta}) else k.budget_spent end`,
-    returning: sql`, k.team_id, ${delta} as delta`,
+    returning: sql`, k.team_id, ${delta} as delta, ${inPeriod('k')} as key_moved`,
     team: sql`, team as (
       update teams t set budget_spent = greatest(0, t.budget_spent + upd.delta) from upd
       where t.id = upd.team_id and ${inPeriod('t')}
+      returning t.id
     )`,
+    columns: sql`, budget_at, budget_key, budget_team_id`,
+    values: sql`, case when upd.key_moved or exists (select 1 from team) then ${at} end,
+      upd.key_moved, (select id from team)`,
   };
 }
 
@@ -210,8 +220,9 @@ export async function settleOne(
       update ledger_holds h set units = h.units - upd.taken from upd
       where h.key_id = ${item.keyId}::bigint and h.owner = ${owner}::text and upd.taken > 0
     ), ins as (
-      insert into usage (${USAGE_COLUMNS})
-      select ${item.keyId}::bigint, charged, ${usageValues(item.meta, entryId, nowSeconds())} from upd
+      insert into usage (${USAGE_COLUMNS}${budget.columns})
+      select ${item.keyId}::bigint, charged, ${usageValues(item.meta, entryId, nowSeconds())}${budget.values}
+      from upd
     )
     select charged from upd`.execute(t);
   return res.rows[0] ? Number(res.rows[0].charged) : 0;

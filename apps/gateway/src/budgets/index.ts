@@ -11,6 +11,7 @@ export {
   thresholdsReached,
 } from './alerts.js';
 export { budgetChange } from './change.js';
+export type { BudgetLevel } from './levels.js';
 export {
   BUDGET_PERIODS,
   type BudgetPeriod,
@@ -18,7 +19,6 @@ export {
   type PeriodBounds,
   periodBounds,
 } from './period.js';
-export type { BudgetLevel } from './reserve.js';
 export type { BudgetAlertsTable, BudgetColumns, BudgetTables, TeamsTable } from './tables.js';
 export {
   type CurrentBudget,

@@ -16,75 +16,22 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { type BudgetPeriod, type PeriodBounds, periodBounds } from './period.js';
+import { alertable, type BudgetLevel, type BudgetRefusal } from './levels.js';
+import { type BudgetPeriod, boundsAt, unixSeconds } from './period.js';
+import { settled, TEAM_BUDGETED, teamRefusal, whyRefused } from './refusal.js';
 
 /** A database or a transaction on it. */
 type Executor = Kysely<DB> | Transaction<DB>;
-
-const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
-
-/** Which budget refused a reservation, for the 402's message (amounts in units). */
-export interface BudgetRefusal {
-  scope: 'key' | 'team';
-  /** The key's or the team's id. */
-  id: number;
-  amount: number;
-  period: BudgetPeriod;
-  /** When the refusing period ends (Unix seconds). */
-  resetsAt: number;
-  /** The refusing budget as it stood, for its 100 % alert. */
-  level?: BudgetLevel;
-}
-
-/**
- * A budget's state right after a reservation (or a refusal): what budget alerts are decided from,
- * read off the row the reservation already returned (units, Unix seconds).
- */
-export interface BudgetLevel {
-  scope: 'key' | 'team';
-  /** The key's or the team's id. */
-  id: number;
-  /** The team whose alert URL a key's alerts go to (the team itself for scope `team`). */
-  teamId: number | null;
-  amount: number;
-  spent: number;
-  period: BudgetPeriod;
-  periodStart: number;
-  resetsAt: number;
-  /** True when a reservation was refused for this budget: it is spent. */
-  refused: boolean;
-}
-
-/** Levels worth an alert: at or above 80 % of the amount (4/5, in integers). */
-function alertable(level: BudgetLevel): boolean {
-  return level.refused || level.spent * 5 >= level.amount * 4;
-}
 
 /** A budgeted reservation's outcome: reserved (stamped `at`), or refused by quota or a budget. */
 export type BudgetedReservation =
   | { ok: true; at: number; budgeted: boolean; team: boolean; levels: BudgetLevel[] }
   | { ok: false; refusal: BudgetRefusal | 'quota' };
 
-/** The last bounds computed per kind and zone: reused while `now` is inside them. */
-const lastBounds = new Map<string, PeriodBounds>();
-
-/**
- * periodBounds, cached: six of them per reservation cost ≈ 0.3 ms of Intl formatting (measured on
- * the reference machine), as much as the statement; a period containing `now` is unique.
- */
-function boundsAt(period: BudgetPeriod, now: Date, timeZone: string): PeriodBounds {
-  const key = `${period} ${timeZone}`;
-  const last = lastBounds.get(key);
-  if (last && last.start <= now && now < last.end) return last;
-  const bounds = periodBounds(period, now, timeZone);
-  lastBounds.set(key, bounds);
-  return bounds;
-}
-
 /** The current period of each kind at `now`, in Unix seconds, as SQL for the row's own kind. */
 function currentPeriod(now: Date, timeZone: string) {
   const bound = (edge: 'start' | 'end') => {
-    const at = (period: BudgetPeriod) => seconds(boundsAt(period, now, timeZone)[edge]);
+    const at = (period: BudgetPeriod) => unixSeconds(boundsAt(period, now, timeZone)[edge]);
     return sql`(case budget_period when 'day' then ${at('day')}::bigint
       when 'week' then ${at('week')}::bigint else ${at('month')}::bigint end)`;
   };
@@ -94,7 +41,7 @@ function currentPeriod(now: Date, timeZone: string) {
 /** The SET list and the budget condition that roll a row's period over and add `units`. */
 function budgetUpdate(units: number, now: Date, timeZone: string) {
   const period = currentPeriod(now, timeZone);
-  const ended = sql`(budget_period_end is null or ${seconds(now)}::bigint >= budget_period_end)`;
+  const ended = sql`(budget_period_end is null or ${unixSeconds(now)}::bigint >= budget_period_end)`;
   const spentSoFar = sql`(case when ${ended} then 0 else budget_spent end)`;
   return {
     set: sql`budget_spent = case when budget_period is null then budget_spent
@@ -266,19 +213,19 @@ export async function reserveBudgeted(
     const team = key.teamId !== null && key.teamBudgeted;
     const teamLevel = team ? await reserveTeamRow(trx, key.teamId!, units, now, timeZone) : null;
     if (teamLevel === false) {
-      const refusal = settled(await teamRefusal(trx, key.teamId!, units, now, timeZone));
+      const refusal = settled(await teamRefusal(trx, keyId, units, now, timeZone));
       if (!t.isTransaction) throw new TeamRefused(refusal);
       return { ok: false, refusal };
     }
     const levels = [key.level, teamLevel].filter((level) => level !== null);
-    return { ok: true, at: seconds(now), budgeted: key.keyBudgeted || team, team, levels };
+    return { ok: true, at: unixSeconds(now), budgeted: key.keyBudgeted || team, team, levels };
   };
   if (t.isTransaction) return attempt(t);
   if (!teamHint) {
     const key = await reserveKeyRow(t, keyId, units, owner, now, timeZone, true);
     if (key) {
       const levels = key.level ? [key.level] : [];
-      return { ok: true, at: seconds(now), budgeted: key.keyBudgeted, team: false, levels };
+      return { ok: true, at: unixSeconds(now), budgeted: key.keyBudgeted, team: false, levels };
     }
     const refusal = await whyRefused(t, keyId, units, now, timeZone);
     if (refusal !== TEAM_BUDGETED) return { ok: false, refusal };
@@ -289,93 +236,4 @@ export async function reserveBudgeted(
     if (err instanceof TeamRefused) return { ok: false, refusal: err.refusal };
     throw err;
   }
-}
-
-/** The team's refusal of `units`; TEAM_BUDGETED when its budget covers them. */
-async function teamRefusal(
-  t: Executor,
-  teamId: number,
-  units: number,
-  now: Date,
-  timeZone: string,
-): Promise<BudgetRefusal | 'quota' | typeof TEAM_BUDGETED> {
-  const team = await t
-    .selectFrom('teams')
-    .select(BUDGET_FIELDS)
-    .where('id', '=', teamId)
-    .executeTakeFirst();
-  if (!team || team.budget_amount === null) return 'quota';
-  return refusalOf('team', teamId, teamId, team, units, now, timeZone) ?? TEAM_BUDGETED;
-}
-
-/** Reads which limit refused `units` (after the fact: a refusal's message, not a decision). */
-async function whyRefused(
-  t: Executor,
-  keyId: number,
-  units: number,
-  now: Date,
-  timeZone: string,
-): Promise<BudgetRefusal | 'quota' | typeof TEAM_BUDGETED> {
-  const key = await t
-    .selectFrom('api_keys')
-    .select(['quota', 'used', 'team_id', ...BUDGET_FIELDS])
-    .where('id', '=', keyId)
-    .executeTakeFirst();
-  if (!key) return 'quota';
-  if (key.quota !== null && Number(key.used) + units > Number(key.quota)) return 'quota';
-  const teamId = key.team_id === null ? null : Number(key.team_id);
-  const own = refusalOf('key', keyId, teamId, key, units, now, timeZone);
-  if (own) return own;
-  if (key.team_id === null) return 'quota';
-  return teamRefusal(t, Number(key.team_id), units, now, timeZone);
-}
-
-/** whyRefused's answer when nothing refused: the key's team has a budget (the guard refused). */
-const TEAM_BUDGETED = 'team budgeted';
-
-/**
- * A refusal read back after the limits moved (a concurrent settlement gave units back in between):
- * refused all the same, as the quota's — the request was over a limit when it was checked.
- */
-function settled(refusal: BudgetRefusal | 'quota' | typeof TEAM_BUDGETED): BudgetRefusal | 'quota' {
-  return refusal === TEAM_BUDGETED ? 'quota' : refusal;
-}
-
-const BUDGET_FIELDS = [
-  'budget_amount',
-  'budget_period',
-  'budget_spent',
-  'budget_period_start',
-  'budget_period_end',
-] as const;
-
-interface BudgetRow {
-  budget_amount: number | null;
-  budget_period: BudgetPeriod | null;
-  budget_spent: number;
-  budget_period_start: number | null;
-  budget_period_end: number | null;
-}
-
-/** The refusal a budget row makes of `units` at `now`, or null when it covers them. */
-function refusalOf(
-  scope: BudgetRefusal['scope'],
-  id: number,
-  teamId: number | null,
-  row: BudgetRow,
-  units: number,
-  now: Date,
-  timeZone: string,
-): BudgetRefusal | null {
-  if (row.budget_amount === null || row.budget_period === null) return null;
-  const current = row.budget_period_end !== null && seconds(now) < Number(row.budget_period_end);
-  const spent = current ? Number(row.budget_spent) : 0;
-  if (spent + units <= Number(row.budget_amount)) return null;
-  const bounds = current ? null : boundsAt(row.budget_period, now, timeZone);
-  const resetsAt = bounds ? seconds(bounds.end) : Number(row.budget_period_end);
-  const periodStart = bounds ? seconds(bounds.start) : Number(row.budget_period_start);
-  const amount = Number(row.budget_amount);
-  const period = row.budget_period;
-  const level = { scope, id, teamId, amount, spent, period, periodStart, resetsAt, refused: true };
-  return { scope, id, amount, period, resetsAt, level };
 }

@@ -1,4 +1,7 @@
-/** Budgets' and teams' columns (migration 009_budgets) and the alerts written (011_budget_alerts). */
+/**
+ * Budgets' and teams' columns (migration 009_budgets), the alerts written (011_budget_alerts) and
+ * the budgets a usage row moved (012_budget_usage).
+ */
 import type { Generated } from 'kysely';
 import type { BudgetPeriod } from './period.js';
 
@@ -11,6 +14,17 @@ declare module '../db/account-tables.js' {
     /** The team whose budget this key's spend also counts against, or null. */
     team_id: number | null;
   }
+  interface UsageTable extends BudgetUsageColumns {}
+}
+
+/** What a usage row's settlement did to the budgets (LEDGER.md "Budgets"). */
+export interface BudgetUsageColumns {
+  /** The instant (Unix seconds) of the reservation whose budgets it moved; null when none moved. */
+  budget_at: number | null;
+  /** Whether the key's own budget moved. */
+  budget_key: Generated<boolean>;
+  /** The team whose budget moved, or null. */
+  budget_team_id: number | null;
 }
 
 /** A budget on a row: all null (spent 0) without one. Instants are Unix seconds. */

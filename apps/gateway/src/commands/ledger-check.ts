@@ -1,13 +1,14 @@
 /**
  * `modelgate-gateway ledger check` (`pnpm --filter @modelgate/gateway ledger:check`): prints the
- * ledger per key from the configured database and exits 1 when it does not balance. It first
- * replays the journals that stopped instances left in this data directory, as a starting gateway
- * would, so a check after a crash reports what the ledger holds once recovered. It reads the
- * same data directory as `pnpm start` (config/database.ts). On PostgreSQL it runs beside live
- * gateways; the embedded database is locked while a gateway runs, so there it says, in one line,
- * to stop the gateway first.
+ * ledger per key (and each budget's spend, billing/budget-check.ts) from the configured database
+ * and exits 1 when it does not balance. It first replays the journals that stopped instances left
+ * in this data directory, as a starting gateway would, so a check after a crash reports what the
+ * ledger holds once recovered. It reads the same data directory as `pnpm start`
+ * (config/database.ts). On PostgreSQL it runs beside live gateways; the embedded database is
+ * locked while a gateway runs, so there it says, in one line, to stop the gateway first.
  */
 import { existsSync } from 'node:fs';
+import { budgetsBalance, checkBudgets, formatBudgets } from '../billing/budget-check.js';
 import { INSTANCE_EXPIRE_MS, recoverJournals, returnHolds } from '../billing/instances.js';
 import { journalRoot } from '../billing/ledger.js';
 import { checkLedger, formatLedger, ledgerBalances } from '../billing/ledger-check.js';
@@ -46,7 +47,9 @@ export async function runLedgerCheck(
     }
     const rows = await checkLedger(database.db, options.expireMs);
     out(`${formatLedger(rows)}\n`);
-    return ledgerBalances(rows) ? 0 : 1;
+    const budgets = await checkBudgets(database.db);
+    if (budgets.length > 0) out(`\n${formatBudgets(budgets)}\n`);
+    return ledgerBalances(rows) && budgetsBalance(budgets) ? 0 : 1;
   } finally {
     await database.close();
   }

@@ -166,6 +166,61 @@ describe.each(eachDatabase())('budget alerts on $name', (target) => {
     }
   });
 
+  it("alerts on a video task's reservation once, in the reservation's transaction", async () => {
+    const receiver = await startReceiver();
+    try {
+      const { teamId, keyId } = await teamWithKey(receiver.url, null);
+      const clock = { now: new Date('2026-11-28T10:00:00Z') };
+      const alerts = createBudgetAlerts(h.db, { url: null, secret: SECRET }, () =>
+        clock.now.getTime(),
+      );
+      const billing = createBilling(h.db, undefined, { kind: h.kind, budgetAlerts: alerts });
+      const before = (await alertRows()).length;
+      const teamAlerts = async () =>
+        (await alertRows())
+          .slice(before)
+          .map((r) => zBudgetThresholdEvent.parse(JSON.parse(r.payload)).data)
+          .map((d) => [d.scope, d.team_id, d.threshold, d.spent]);
+      /** A submission's transaction: the reservation, then the task insert (or its failure). */
+      const submit = (units: number, fails = false) =>
+        h.db.transaction().execute(async (trx) => {
+          await billing.inTransaction(trx).reserve(keyId, units, clock.now);
+          if (fails) throw new Error('the task insert failed');
+        });
+
+      await submit(500); // 50 %: nothing
+      await expect(submit(350, true)).rejects.toThrow('the task insert failed');
+      expect(await teamAlerts()).toEqual([]); // rolled back with the reservation
+      await submit(350); // 85 %: the 80 % alert, committed with it
+      expect(await teamAlerts()).toEqual([['team', teamId, 80, 0.00085]]);
+      await submit(100); // 95 %: already written
+      await expect(submit(200)).rejects.toMatchObject({ code: 'budget_exceeded' });
+      await billing.drain(); // the refusal's alert is written behind, on its own
+      expect(await teamAlerts()).toEqual([
+        ['team', teamId, 80, 0.00085],
+        ['team', teamId, 100, 0.00095],
+      ]);
+
+      const deliverer = createDeliverer({
+        db: h.db,
+        log,
+        settings: fastSettings(),
+        guard: { allowPrivate: true },
+        alertSecret: SECRET,
+      });
+      while ((await deliverer.runOnce()) > 0) {}
+      const got = await receiver.waitFor(2);
+      const sent = await Promise.all(
+        got.map((r) => verifyCallback({ body: r.body, headers: r.headers, secret: SECRET })),
+      );
+      expect(
+        sent.map((e: unknown) => zBudgetThresholdEvent.parse(e).data.threshold).sort(),
+      ).toEqual([100, 80]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('alerts once whichever instance sees the threshold first', async () => {
     const { keyId } = await teamWithKey('https://alerts.example.com/hook', null);
     const clock = { now: new Date('2026-11-28T10:00:00Z') };

@@ -13,6 +13,7 @@ import * as m008 from './008_usage_cache.js';
 import * as m009 from './009_budgets.js';
 import * as m010 from './010_usage_hourly.js';
 import * as m011 from './011_budget_alerts.js';
+import * as m012 from './012_budget_usage.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   { name: '009_budgets', up: m009.up },
   { name: '010_usage_hourly', up: m010.up },
   { name: '011_budget_alerts', up: m011.up },
+  { name: '012_budget_usage', up: m012.up },
 ];
