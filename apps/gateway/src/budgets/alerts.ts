@@ -99,7 +99,7 @@ async function insertAlert(
   url: string,
   nowMs: number,
 ): Promise<string | null> {
-  // A webhook-id like a task callback's (callbacks/outbox.ts): `msg_` + 24 base62 characters.
+  // A webhook-id like a task callback's (`enqueueCallback` in callbacks/index.ts): `msg_` + 24 base62 characters.
   const id = `msg_${randomBase62(24)}`;
   const inserted = await trx
     .insertInto('budget_alerts')
