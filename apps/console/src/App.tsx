@@ -94,8 +94,18 @@ export function App() {
       </header>
       <main>
         <h1>{SCREENS[screen]}</h1>
-        {screen === 'keys' && <KeysScreen client={client} />}
-        {screen === 'teams' && <TeamsScreen client={client} />}
+        {screen === 'keys' && (
+          <KeysScreen client={client} onOpenTeam={(name) => go('teams', { name })} />
+        )}
+        {screen === 'teams' && (
+          <TeamsScreen
+            // A new search (a link from the Keys screen included) starts from its own input.
+            key={route.params.get('name') ?? ''}
+            client={client}
+            params={route.params}
+            onFilter={(params) => go('teams', params)}
+          />
+        )}
         {screen === 'balance' && <BalanceScreen client={client} />}
         {screen === 'usage' && <UsageScreen client={client} admin={session.role === 'admin'} />}
         {screen === 'log' && (

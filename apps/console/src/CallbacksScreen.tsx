@@ -1,9 +1,11 @@
-// Callback deliveries of the signed-in key's tasks (GET /v1/callbacks/deliveries): where each
-// went, its state, and every attempt with its status code, latency and error; a delivered or
-// failed one can be sent again (POST …/redeliver).
+// Callback deliveries of the signed-in key's tasks (GET /v1/callbacks/deliveries), or for an
+// administrator another key's or the budget alerts': where each went, its state, and every attempt
+// with its status code, latency and error; a delivered or failed one can be sent again
+// (POST …/redeliver).
 import {
   asModelgateError,
   type CallbackDelivery,
+  type ListCallbackDeliveriesQuery,
   type ModelgateClient,
   type ModelgateError,
 } from '@modelgate/core';
@@ -12,6 +14,15 @@ import { ErrorNote } from './ErrorNote.js';
 import { formatTime } from './format.js';
 import { Pager } from './Pager.js';
 import { usePages } from './use-pages.js';
+
+type Kind = NonNullable<ListCallbackDeliveriesQuery['kind']>;
+
+function hintOf(kind: Kind, keyId: string): string {
+  if (kind === 'budget_alert') return 'The budget alerts of every key and team, with every attempt.';
+  return keyId
+    ? `The callbacks of key ${keyId}'s tasks, with every attempt.`
+    : "The callbacks of this key's tasks, with every attempt.";
+}
 
 export function CallbacksScreen({
   client,
@@ -26,6 +37,7 @@ export function CallbacksScreen({
   const [taskId, setTaskId] = useState('');
   const [keyInput, setKeyInput] = useState('');
   const [keyId, setKeyId] = useState('');
+  const [kind, setKind] = useState<Kind>('task');
   const [version, setVersion] = useState(0);
   const fetchPage = useCallback(
     (after: string | undefined, signal: AbortSignal) =>
@@ -34,11 +46,13 @@ export function CallbacksScreen({
           limit: 20,
           after,
           task_id: taskId || undefined,
-          key_id: keyId ? Number(keyId) : undefined,
+          ...(kind === 'budget_alert'
+            ? { kind }
+            : { key_id: keyId ? Number(keyId) : undefined }),
         },
         { signal },
       ),
-    [client, taskId, keyId],
+    [client, taskId, keyId, kind],
   );
   const pages = usePages(fetchPage, version);
   const redeliver = (delivery: CallbackDelivery) => {
@@ -73,6 +87,19 @@ export function CallbacksScreen({
         </label>
         {!readOnly && (
           <label>
+            Show
+            <select
+              name="kind"
+              value={kind}
+              onChange={(event) => setKind(event.target.value as Kind)}
+            >
+              <option value="task">task callbacks</option>
+              <option value="budget_alert">budget alerts</option>
+            </select>
+          </label>
+        )}
+        {!readOnly && kind === 'task' && (
+          <label>
             Key id (empty: this key)
             <input
               name="key_id"
@@ -87,11 +114,7 @@ export function CallbacksScreen({
           Refresh
         </button>
       </form>
-      <p className="hint">
-        {keyId
-          ? `The callbacks of key ${keyId}'s tasks, with every attempt.`
-          : "The callbacks of this key's tasks, with every attempt."}
-      </p>
+      <p className="hint">{hintOf(kind, keyId)}</p>
       {notice && (
         <p className="notice" role="status">
           {notice}
@@ -103,7 +126,7 @@ export function CallbacksScreen({
         <thead>
           <tr>
             <th>Delivery</th>
-            <th>Task</th>
+            <th>{kind === 'budget_alert' ? 'Budget' : 'Task'}</th>
             <th>Event</th>
             <th>URL</th>
             <th>Status</th>
@@ -136,7 +159,7 @@ export function CallbacksScreen({
               </td>
               <td>{formatTime(d.next_attempt_at)}</td>
               <td>
-                {!readOnly && !keyId && d.status !== 'pending' && (
+                {!readOnly && (kind === 'budget_alert' || !keyId) && d.status !== 'pending' && (
                   <button type="button" onClick={() => redeliver(d)}>
                     Redeliver
                   </button>

@@ -1,35 +1,36 @@
 // Keys (administrator): a server-paginated list filtered by state and searched by name, a form to
-// create one (its secret shown once), and per key: edit, top up, revoke.
-import {
-  type ApiKey,
-  type ApiKeyStatus,
-  asModelgateError,
-  type ModelgateClient,
-  type ModelgateError,
-  type Token,
-} from '@modelgate/core';
+// create one (its secret shown once), and per key: edit, top up, revoke. A key's team is named and
+// links to it on the Teams screen.
+import type { ApiKey, ApiKeyStatus, ModelgateClient, Token } from '@modelgate/core';
 import { useCallback, useState } from 'react';
+import { ChangeOutcome } from './ChangeOutcome.js';
 import { ErrorNote } from './ErrorNote.js';
 import { formatBudget, formatTime, formatUnits, UNITS_PER_CREDIT } from './format.js';
 import { KeyForm } from './KeyForm.js';
 import { Pager } from './Pager.js';
 import { SecretBox } from './SecretBox.js';
+import { useChange } from './use-change.js';
 import { usePages } from './use-pages.js';
+import { useTeamNames } from './use-team-names.js';
 
 const PAGE_SIZE = 20;
 
 type Panel = { kind: 'create' } | { kind: 'edit'; key: ApiKey } | undefined;
 
-export function KeysScreen({ client }: { client: ModelgateClient }) {
+export function KeysScreen({
+  client,
+  onOpenTeam,
+}: {
+  client: ModelgateClient;
+  /** Shows the team of this name on the Teams screen. */
+  onOpenTeam(name: string): void;
+}) {
   const [status, setStatus] = useState<ApiKeyStatus | ''>('');
   const [search, setSearch] = useState('');
   const [name, setName] = useState('');
-  const [version, setVersion] = useState(0);
   const [panel, setPanel] = useState<Panel>();
   const [created, setCreated] = useState<Token>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ModelgateError>();
-  const [notice, setNotice] = useState<string>();
+  const change = useChange(() => setPanel(undefined));
 
   const fetchPage = useCallback(
     (after: string | undefined, signal: AbortSignal) =>
@@ -39,36 +40,21 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
       ),
     [client, status, name],
   );
-  const pages = usePages(fetchPage, version);
-
-  /** Runs one change; on success reads the page again and says what happened. */
-  const act = async (run: () => Promise<string>) => {
-    setBusy(true);
-    setError(undefined);
-    setNotice(undefined);
-    try {
-      setNotice(await run());
-      setPanel(undefined);
-      setVersion((v) => v + 1);
-    } catch (caught) {
-      setError(asModelgateError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const pages = usePages(fetchPage, change.version);
+  const teamNames = useTeamNames(client, pages.data?.data.map((key) => key.team_id) ?? []);
 
   const topUp = (key: ApiKey) => {
     const amount = prompt(`Credits to add to "${key.name}":`, '10');
     if (!amount || key.quota === null) return;
     const quota = key.quota + Math.round(Number(amount) * UNITS_PER_CREDIT);
-    void act(async () => {
+    void change.run(async () => {
       await client.keys.update(key.id, { quota });
       return `Key ${key.id} topped up to ${formatUnits(quota)} credits.`;
     });
   };
   const revoke = (key: ApiKey) => {
     if (!confirm(`Revoke key ${key.id} "${key.name}"? It stops working at once, for good.`)) return;
-    void act(async () => {
+    void change.run(async () => {
       await client.keys.revoke(key.id);
       return `Key ${key.id} revoked.`;
     });
@@ -107,20 +93,15 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
       </form>
 
       {created && <SecretBox token={created} onDone={() => setCreated(undefined)} />}
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
-      <ErrorNote error={error} />
+      <ChangeOutcome change={change} />
       {panel?.kind === 'create' && (
         <KeyForm
           mode="create"
           client={client}
-          busy={busy}
+          busy={change.busy}
           onCancel={() => setPanel(undefined)}
           onSubmit={(body) =>
-            void act(async () => {
+            void change.run(async () => {
               setCreated(await client.tokens.create(body));
               return `Key "${body.name}" created.`;
             })
@@ -133,10 +114,10 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
           mode="edit"
           client={client}
           apiKey={panel.key}
-          busy={busy}
+          busy={change.busy}
           onCancel={() => setPanel(undefined)}
           onSubmit={(body) =>
-            void act(async () => {
+            void change.run(async () => {
               await client.keys.update(panel.key.id, body);
               return `Key ${panel.key.id} saved.`;
             })
@@ -178,7 +159,17 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
               <td className="num">{formatUnits(key.used)}</td>
               <td className="num">{formatUnits(key.remaining)}</td>
               <td data-testid="key-budget">{formatBudget(key.budget)}</td>
-              <td>{key.team_id ?? '—'}</td>
+              <td data-testid="key-team">
+                {key.team_id === null ? (
+                  '—'
+                ) : (
+                  <TeamLink
+                    name={teamNames.get(key.team_id)}
+                    id={key.team_id}
+                    onOpen={onOpenTeam}
+                  />
+                )}
+              </td>
               <td>{key.models?.join(', ') ?? 'all'}</td>
               <td>
                 {key.rpm ?? '∞'} / {key.tpm ?? '∞'}
@@ -208,5 +199,30 @@ export function KeysScreen({ client }: { client: ModelgateClient }) {
       {pages.data?.data.length === 0 && <p>No keys match.</p>}
       <Pager pages={pages} label="Keys" />
     </section>
+  );
+}
+
+/** A key's team by name, opening it on the Teams screen; its id until the name is read. */
+function TeamLink({
+  name,
+  id,
+  onOpen,
+}: {
+  name: string | undefined;
+  id: number;
+  onOpen(name: string): void;
+}) {
+  if (name === undefined) return <>team {id}</>;
+  return (
+    <a
+      href={`/console/teams?${new URLSearchParams({ name })}`}
+      data-team-id={id}
+      onClick={(event) => {
+        event.preventDefault();
+        onOpen(name);
+      }}
+    >
+      {name}
+    </a>
   );
 }

@@ -1,51 +1,42 @@
 // Teams (administrator): each team's shared budget, what it has spent this period and when that
-// resets, how many keys it has; create one, edit its budget, delete it (409 while it has keys).
-import {
-  asModelgateError,
-  type ModelgateClient,
-  type ModelgateError,
-  type Team,
-} from '@modelgate/core';
+// resets, how many keys it has; searched by name on the server (the name is in the address, so the
+// Keys screen links to a team); create one, edit its budget, delete it (409 while it has keys).
+import type { ModelgateClient, Team } from '@modelgate/core';
 import { useCallback, useState } from 'react';
+import { ChangeOutcome } from './ChangeOutcome.js';
 import { ErrorNote } from './ErrorNote.js';
 import { formatBudget, formatTime } from './format.js';
 import { Pager } from './Pager.js';
 import { TeamForm } from './TeamForm.js';
+import { useChange } from './use-change.js';
 import { usePages } from './use-pages.js';
 
 type Panel = { kind: 'create' } | { kind: 'edit'; team: Team } | undefined;
 
-export function TeamsScreen({ client }: { client: ModelgateClient }) {
-  const [version, setVersion] = useState(0);
+export function TeamsScreen({
+  client,
+  params,
+  onFilter,
+}: {
+  client: ModelgateClient;
+  /** The name searched for, from the address bar (`?name=`). */
+  params: URLSearchParams;
+  onFilter(params: Record<string, string>): void;
+}) {
+  const name = params.get('name') ?? '';
+  const [search, setSearch] = useState(name);
   const [panel, setPanel] = useState<Panel>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ModelgateError>();
-  const [notice, setNotice] = useState<string>();
+  const change = useChange(() => setPanel(undefined));
   const fetchPage = useCallback(
     (after: string | undefined, signal: AbortSignal) =>
-      client.teams.list({ limit: 20, after }, { signal }),
-    [client],
+      client.teams.list({ limit: 20, after, name: name || undefined }, { signal }),
+    [client, name],
   );
-  const pages = usePages(fetchPage, version);
+  const pages = usePages(fetchPage, change.version);
 
-  /** Runs one change; on success reads the page again and says what happened. */
-  const act = async (run: () => Promise<string>) => {
-    setBusy(true);
-    setError(undefined);
-    setNotice(undefined);
-    try {
-      setNotice(await run());
-      setPanel(undefined);
-      setVersion((v) => v + 1);
-    } catch (caught) {
-      setError(asModelgateError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
   const remove = (team: Team) => {
     if (!confirm(`Delete team ${team.id} "${team.name}"?`)) return;
-    void act(async () => {
+    void change.run(async () => {
       await client.teams.delete(team.id);
       return `Team ${team.id} deleted.`;
     });
@@ -53,28 +44,35 @@ export function TeamsScreen({ client }: { client: ModelgateClient }) {
 
   return (
     <section>
-      <p className="actions">
+      <form
+        className="filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const text = search.trim();
+          onFilter(text ? { name: text } : {});
+        }}
+      >
+        <label>
+          Name contains
+          <input name="name" value={search} onChange={(event) => setSearch(event.target.value)} />
+        </label>
+        <button type="submit">Search</button>
         <button type="button" onClick={() => setPanel({ kind: 'create' })}>
           New team
         </button>
-        <button type="button" className="secondary" onClick={() => setVersion((v) => v + 1)}>
+        <button type="button" className="secondary" onClick={change.reload}>
           Refresh
         </button>
-      </p>
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
-      <ErrorNote error={error} />
+      </form>
+      <ChangeOutcome change={change} />
       {panel && (
         <TeamForm
           key={panel.kind === 'edit' ? panel.team.id : 'new'}
           team={panel.kind === 'edit' ? panel.team : undefined}
-          busy={busy}
+          busy={change.busy}
           onCancel={() => setPanel(undefined)}
           onSubmit={(body) =>
-            void act(async () => {
+            void change.run(async () => {
               if (panel.kind === 'create') {
                 const team = await client.teams.create(body);
                 return `Team "${team.name}" created (id ${team.id}).`;
@@ -92,7 +90,7 @@ export function TeamsScreen({ client }: { client: ModelgateClient }) {
         onEdit={(team) => setPanel({ kind: 'edit', team })}
         onDelete={remove}
       />
-      {pages.data?.data.length === 0 && <p>No teams yet.</p>}
+      {pages.data?.data.length === 0 && <p>{name ? 'No team matches.' : 'No teams yet.'}</p>}
       <Pager pages={pages} label="Teams" />
     </section>
   );

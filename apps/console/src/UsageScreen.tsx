@@ -1,12 +1,14 @@
 // Usage over time (GET /v1/usage): the gateway buckets and sums; the screen picks the range, the
-// bucket width and the grouping, draws the groups, and exports the report as CSV.
+// bucket width and the grouping (per key, per team for an administrator, per model), draws the
+// groups, and exports the report as CSV.
 import { type ModelgateClient, type UsageQuery, usageCsv } from '@modelgate/core';
 import { useLoad } from '@modelgate/react';
 import { useCallback, useMemo, useState } from 'react';
 import { ErrorNote } from './ErrorNote.js';
 import { formatCredits } from './format.js';
 import { colourOf, UsageChart } from './UsageChart.js';
-import { type GroupBy, seriesOf } from './usage-series.js';
+import { type GroupBy, type Series, seriesOf } from './usage-series.js';
+import { useTeamNames } from './use-team-names.js';
 
 const RANGES = {
   '24h': { label: 'last 24 hours', seconds: 86_400, bucket: '1h' },
@@ -18,6 +20,8 @@ type RangeName = keyof typeof RANGES;
 
 /** Series a chart can tell apart; the gateway sums the rest of each bucket as "other". */
 const CHART_GROUPS = 12;
+
+const GROUP_HEADINGS: Record<GroupBy, string> = { key_id: 'Key', team_id: 'Team', model: 'Model' };
 
 export function UsageScreen({ client, admin }: { client: ModelgateClient; admin: boolean }) {
   const [range, setRange] = useState<RangeName>('24h');
@@ -44,6 +48,17 @@ export function UsageScreen({ client, admin }: { client: ModelgateClient; admin:
   );
   const { data: report, error, loading } = useLoad(load);
   const series = useMemo(() => (report ? seriesOf(report, groupBy) : []), [report, groupBy]);
+  // Only an administrator may read teams (and only an administrator is offered the grouping).
+  const teamNames = useTeamNames(
+    client,
+    groupBy === 'team_id' ? series.map((s) => s.total.team_id ?? null) : [],
+  );
+  /** A team's group named by the team (`team 3 · research`); the other groups by their label. */
+  const nameOf = (s: Series) => {
+    const team = s.total.other ? undefined : s.total.team_id;
+    const name = team == null ? undefined : teamNames.get(team);
+    return name ? `${s.label} · ${name}` : s.label;
+  };
 
   const download = () => {
     if (!report) return;
@@ -94,6 +109,7 @@ export function UsageScreen({ client, admin }: { client: ModelgateClient; admin:
             onChange={(event) => setGroupBy(event.target.value as GroupBy)}
           >
             <option value="key_id">key</option>
+            {admin && <option value="team_id">team</option>}
             <option value="model">model</option>
           </select>
         </label>
@@ -127,7 +143,7 @@ export function UsageScreen({ client, admin }: { client: ModelgateClient; admin:
           <table data-testid="usage-groups">
             <thead>
               <tr>
-                <th>{groupBy === 'key_id' ? 'Key' : 'Model'}</th>
+                <th>{GROUP_HEADINGS[groupBy]}</th>
                 <th className="num">Requests</th>
                 <th className="num">Input tokens</th>
                 <th className="num">Output tokens</th>
@@ -139,7 +155,7 @@ export function UsageScreen({ client, admin }: { client: ModelgateClient; admin:
               {series.map((s, i) => (
                 <tr key={s.label}>
                   <td>
-                    <span className="swatch" style={{ background: colourOf(i) }} /> {s.label}
+                    <span className="swatch" style={{ background: colourOf(i) }} /> {nameOf(s)}
                   </td>
                   <td className="num">{s.total.requests}</td>
                   <td className="num">{s.total.input_tokens}</td>

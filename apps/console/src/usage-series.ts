@@ -1,23 +1,31 @@
-// A usage report (already aggregated by the gateway) as chart series: one series per group (a key
-// or a model), one value per bucket. Its CSV export is core's `usageCsv`.
+// A usage report (already aggregated by the gateway) as chart series: one series per group (a key,
+// a team or a model), one value per bucket. Its CSV export is core's `usageCsv`.
 import { addUsage, emptyUsage, type UsageReport, type UsageResult } from '@modelgate/core';
 
-export type GroupBy = 'key_id' | 'model';
+export type GroupBy = Extract<UsageReport['group_by'][number], 'key_id' | 'team_id' | 'model'>;
 
 export interface Series {
-  /** The group's label: `key 42`, or the model's id. */
+  /** The group's label: `key 42`, `team 3` (`no team`), or the model's id. */
   label: string;
   /** Cost in credits per bucket, in the report's bucket order. */
   costs: number[];
   total: UsageResult;
 }
 
+const OTHERS: Record<GroupBy, string> = {
+  key_id: 'other keys',
+  team_id: 'other teams',
+  model: 'other models',
+};
+
 function labelOf(result: UsageResult, by: GroupBy): string {
-  if (result.other) return by === 'key_id' ? 'other keys' : 'other models';
-  return by === 'key_id' ? `key ${result.key_id}` : (result.model ?? 'no model');
+  if (result.other) return OTHERS[by];
+  if (by === 'key_id') return `key ${result.key_id}`;
+  if (by === 'team_id') return result.team_id == null ? 'no team' : `team ${result.team_id}`;
+  return result.model ?? 'no model';
 }
 
-function figuresOf({ key_id, model, kind, other, ...figures }: UsageResult) {
+function figuresOf({ key_id, team_id, model, kind, other, ...figures }: UsageResult) {
   return figures;
 }
 
@@ -32,7 +40,7 @@ export function seriesOf(report: UsageReport, by: GroupBy): Series[] {
         one = {
           label,
           costs: report.data.map(() => 0),
-          // The group's fields (key, model, kind, other) with every figure at 0, to sum into.
+          // The group's fields (key, team, model, kind, other) with every figure at 0, to sum into.
           total: { ...result, ...figuresOf(emptyUsage()) },
         };
         series.set(label, one);

@@ -1,7 +1,7 @@
 // Fetch-style receivers (Hono, Next.js route handlers, Deno, Bun, edge workers): Request in, Response out.
 import { CallbackVerificationError } from './errors.js';
 import { prepareKeys } from './secret.js';
-import type { CallbackEvent } from './types.js';
+import type { WebhookEvent } from './types.js';
 import { type VerifyOptions, verifyWithKeys } from './verify.js';
 
 /**
@@ -11,14 +11,14 @@ import { type VerifyOptions, verifyWithKeys } from './verify.js';
  * // Next.js route handler (app/api/modelgate/route.ts)
  * export async function POST(request: Request) {
  *   const event = await verifyRequest(request, { secret: process.env.MODELGATE_CALLBACK_SECRET! });
- *   await markDone(event.data.task_id);
+ *   if (event.type !== 'budget.threshold') await markDone(event.data.task_id);
  *   return new Response(null, { status: 204 });
  * }
  */
 export async function verifyRequest(
   request: Request,
   options: VerifyOptions,
-): Promise<CallbackEvent> {
+): Promise<WebhookEvent> {
   const keys = await prepareKeys(options.secret);
   return verifyRequestWithKeys(request, options, keys);
 }
@@ -27,13 +27,13 @@ async function verifyRequestWithKeys(
   request: Request,
   options: Omit<VerifyOptions, 'secret'>,
   keys: readonly CryptoKey[],
-): Promise<CallbackEvent> {
+): Promise<WebhookEvent> {
   const body = new Uint8Array(await request.arrayBuffer());
   return verifyWithKeys({ ...options, body, headers: request.headers }, keys);
 }
 
 /** Called with each verified event. Return a Response to answer with it; otherwise the handler answers 204. */
-export type FetchEventHandler = (event: CallbackEvent, request: Request) => MaybeResponse;
+export type FetchEventHandler = (event: WebhookEvent, request: Request) => MaybeResponse;
 
 // An async onEvent that returns nothing is Promise<void>, so `void` (not `undefined`) is the honest type.
 // biome-ignore lint/suspicious/noConfusingVoidType: see above
@@ -65,7 +65,7 @@ export function createFetchHandler(
         { status: 405, headers: { allow: 'POST' } },
       );
     }
-    let event: CallbackEvent;
+    let event: WebhookEvent;
     try {
       event = await verifyRequestWithKeys(request, options, await keys);
     } catch (error) {

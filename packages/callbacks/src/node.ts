@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CallbackVerificationError } from './errors.js';
 import { refusalBody } from './fetch.js';
 import { prepareKeys } from './secret.js';
-import type { CallbackEvent } from './types.js';
+import type { WebhookEvent } from './types.js';
 import { type VerifyOptions, verifyWithKeys } from './verify.js';
 
 /** Options of the Node middleware. */
@@ -23,7 +23,7 @@ export interface NodeHandlerOptions extends VerifyOptions {
 export type NodeEventHandler<
   Req extends IncomingMessage = IncomingMessage,
   Res extends ServerResponse = ServerResponse,
-> = (event: CallbackEvent, req: Req, res: Res) => void | Promise<void>;
+> = (event: WebhookEvent, req: Req, res: Res) => void | Promise<void>;
 
 /** Express's `next`: called with an error when `onEvent` fails or the body was parsed too early. */
 export type NextFunction = (error?: unknown) => void;
@@ -82,7 +82,7 @@ export function callbackHandler<
     } catch (error) {
       return fail(error);
     }
-    let event: CallbackEvent;
+    let event: WebhookEvent;
     try {
       event = await verifyWithKeys({ ...options, body, headers: req.headers }, await keys);
     } catch (error) {

@@ -3,7 +3,7 @@ import { CallbackVerificationError } from './errors.js';
 import { type HeadersInput, readHeader } from './headers.js';
 import { type CallbackSecretInput, prepareKeys } from './secret.js';
 import { hmac, type RawBody, signedContent, timingSafeEqual } from './signature.js';
-import type { CallbackEvent } from './types.js';
+import type { WebhookEvent } from './types.js';
 
 /** Standard Webhooks' default: refuse timestamps more than five minutes away from now. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -27,12 +27,15 @@ export interface VerifyCallbackOptions extends VerifyOptions {
 /**
  * Verifies a callback and returns its event, or throws `CallbackVerificationError` saying why not.
  * Pass the raw body: the signature covers the exact bytes, so a re-serialized JSON object fails.
+ * The event is a video task's (`video.task.*`, signed with the key's callback secret) or a budget
+ * alert (`budget.threshold`, signed with the gateway's alert secret); its `type` narrows `data`.
  *
  * @example
  * const event = await verifyCallback({ body: rawText, headers: request.headers, secret });
- * if (event.type === 'video.task.completed') console.log(event.data.video?.url);
+ * if (event.type === 'budget.threshold') console.log(event.data.scope, event.data.threshold, '%');
+ * else if (event.type === 'video.task.completed') console.log(event.data.video?.url);
  */
-export async function verifyCallback(options: VerifyCallbackOptions): Promise<CallbackEvent> {
+export async function verifyCallback(options: VerifyCallbackOptions): Promise<WebhookEvent> {
   return verifyWithKeys(options, await prepareKeys(options.secret));
 }
 
@@ -40,7 +43,7 @@ export async function verifyCallback(options: VerifyCallbackOptions): Promise<Ca
 export async function verifyWithKeys(
   options: Omit<VerifyCallbackOptions, 'secret'>,
   keys: readonly CryptoKey[],
-): Promise<CallbackEvent> {
+): Promise<WebhookEvent> {
   const { body, headers } = options;
   const id = readHeader(headers, 'webhook-id');
   const timestampText = readHeader(headers, 'webhook-timestamp');
@@ -119,7 +122,7 @@ function checkTimestamp(timestamp: number, toleranceSeconds: number, now: Date |
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-function parseEvent(body: RawBody): CallbackEvent {
+function parseEvent(body: RawBody): WebhookEvent {
   let value: unknown;
   try {
     const text = typeof body === 'string' ? body : decoder.decode(body);
@@ -136,7 +139,7 @@ function parseEvent(body: RawBody): CallbackEvent {
   return value;
 }
 
-function isEventShaped(value: unknown): value is CallbackEvent {
+function isEventShaped(value: unknown): value is WebhookEvent {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
   return (

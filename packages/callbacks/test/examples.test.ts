@@ -33,9 +33,10 @@ describe('README examples', () => {
     expect(snippets).toHaveLength(3);
   });
 
-  it('verifying by hand verifies, then refuses a tampered body', async () => {
+  it('verifying by hand verifies a task event and a budget alert, then refuses a tampered body', async () => {
     expect(await example('Verify a callback by hand')).toEqual([
       'verified video.task.completed vt_example',
+      'verified budget.threshold team 3 at 80 %',
       'refused invalid_signature',
     ]);
   });

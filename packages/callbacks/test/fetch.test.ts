@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type CallbackEvent,
+  type WebhookEvent,
   CallbackVerificationError,
   createFetchHandler,
   generateCallbackSecret,
@@ -48,7 +48,7 @@ describe('verifyRequest', () => {
 
 describe('createFetchHandler', () => {
   it('answers 204 and hands the event over', async () => {
-    const seen: CallbackEvent[] = [];
+    const seen: WebhookEvent[] = [];
     const handler = createFetchHandler({ secret }, (received) => {
       seen.push(received);
     });
@@ -59,7 +59,10 @@ describe('createFetchHandler', () => {
 
   it("answers with onEvent's own Response", async () => {
     const handler = createFetchHandler({ secret }, (received) =>
-      Response.json({ got: received.data.task_id }, { status: 202 }),
+      Response.json(
+        { got: received.type === 'budget.threshold' ? received.data.scope : received.data.task_id },
+        { status: 202 },
+      ),
     );
     const response = await handler(await signedRequest());
     expect(response.status).toBe(202);

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CallbackEvent, generateCallbackSecret, signCallback } from '../src/index.js';
+import { type WebhookEvent, generateCallbackSecret, signCallback } from '../src/index.js';
 import { callbackHandler, type NextFunction } from '../src/node.js';
 
 const secret = generateCallbackSecret();
@@ -86,7 +86,7 @@ const rawKeepingParser: Middleware = (req, _res, next) => {
 
 describe('callbackHandler on a node:http server', () => {
   it('reads the body itself, calls onEvent and answers 204', async () => {
-    const seen: CallbackEvent[] = [];
+    const seen: WebhookEvent[] = [];
     const url = await listen(
       callbackHandler({ secret }, (received) => {
         seen.push(received);
@@ -162,7 +162,7 @@ describe('callbackHandler in an Express-style chain', () => {
   });
 
   it('uses req.rawBody kept by an earlier parser', async () => {
-    const seen: CallbackEvent[] = [];
+    const seen: WebhookEvent[] = [];
     const url = await listen(
       chain([
         rawKeepingParser,

@@ -1,11 +1,12 @@
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   CallbackVerificationError,
   type CallbackVerificationReason,
   generateCallbackSecret,
   signCallback,
   verifyCallback,
+  type WebhookEventType,
 } from '../src/index.js';
 
 // Known-answer vector from the Standard Webhooks reference (docs/design.md#callbacks).
@@ -125,6 +126,48 @@ describe('verifyCallback', () => {
     const bytes = new TextEncoder().encode(body);
     expect(await verifyCallback({ body: bytes, headers: upper, secret })).toEqual(event);
     expect(await verifyCallback({ body, headers: new Headers(headers), secret })).toEqual(event);
+  });
+
+  it('returns a budget alert as the union member its type names', async () => {
+    const alert = {
+      type: 'budget.threshold',
+      timestamp: 1_763_740_800,
+      data: {
+        scope: 'team',
+        team_id: 3,
+        threshold: 80,
+        amount: 2,
+        spent: 1.62,
+        period: 'day',
+        period_start: 1_763_683_200,
+        resets_at: 1_763_769_600,
+      },
+    };
+    const alertBody = JSON.stringify(alert);
+    const secret = generateCallbackSecret();
+    const headers = await signCallback({
+      id: 'msg_alert',
+      timestamp: nowSeconds(),
+      body: alertBody,
+      secret,
+    });
+    const verified = await verifyCallback({ body: alertBody, headers, secret });
+    expect(verified).toEqual(alert);
+    expectTypeOf<WebhookEventType>().toEqualTypeOf<
+      'video.task.completed' | 'video.task.failed' | 'video.task.cancelled' | 'budget.threshold'
+    >();
+    // Narrowing on `type` gives each event's own `data` (checked by the typecheck).
+    if (verified.type !== 'budget.threshold') throw new Error('expected a budget alert');
+    expectTypeOf(verified.data.threshold).toEqualTypeOf<80 | 100>();
+    expect(verified.data.threshold).toBe(80);
+    const task = await verifyCallback({
+      body,
+      headers: await signCallback({ id: 'msg_task', timestamp: nowSeconds(), body, secret }),
+      secret,
+    });
+    if (task.type === 'budget.threshold') throw new Error('expected a video task event');
+    expectTypeOf(task.data.task_id).toEqualTypeOf<string>();
+    expect(task.data.task_id).toBe('vt_1');
   });
 
   it('accepts when any v1 entry matches, and a secret list where any matches', async () => {

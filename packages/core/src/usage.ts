@@ -58,6 +58,7 @@ const CSV_COLUMNS = [
   'key_id',
   'model',
   'kind',
+  'team_id',
   'requests',
   'input_tokens',
   'cache_read_tokens',
@@ -101,7 +102,7 @@ function csvCell(
   column: Column,
 ): string {
   if (column === 'bucket_start' || column === 'bucket_end') return times[column];
-  if (column === 'key_id' || column === 'model' || column === 'kind') {
+  if (column === 'key_id' || column === 'model' || column === 'kind' || column === 'team_id') {
     if (result.other && report.group_by.includes(column)) return 'other';
     return csvText(String(result[column] ?? ''));
   }

@@ -66,11 +66,11 @@ describe('usageCsv', () => {
   it('writes a row per result with usage, quoting what needs it and naming the rest other', () => {
     const [header, ...rows] = usageCsv(report).split('\n');
     expect(header).toBe(
-      'bucket_start,bucket_end,key_id,model,kind,requests,input_tokens,cache_read_tokens,cache_write_5m_tokens,cache_write_1h_tokens,output_tokens,video_seconds,units,cost',
+      'bucket_start,bucket_end,key_id,model,kind,team_id,requests,input_tokens,cache_read_tokens,cache_write_5m_tokens,cache_write_1h_tokens,output_tokens,video_seconds,units,cost',
     );
     expect(rows).toEqual([
-      '1970-01-01T00:00:00.000Z,1970-01-01T01:00:00.000Z,,"a,""b""",,1,0,0,0,0,0,0,5,0.000005',
-      '1970-01-01T00:00:00.000Z,1970-01-01T01:00:00.000Z,,other,,2,0,0,0,0,0,0,7,0.000007',
+      '1970-01-01T00:00:00.000Z,1970-01-01T01:00:00.000Z,,"a,""b""",,,1,0,0,0,0,0,0,5,0.000005',
+      '1970-01-01T00:00:00.000Z,1970-01-01T01:00:00.000Z,,other,,,2,0,0,0,0,0,0,7,0.000007',
       '',
     ]);
   });

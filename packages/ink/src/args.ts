@@ -111,7 +111,7 @@ Commands:
                                 change a team (admin key); add keys with keys set --team
   audit [--key ID] [--action A] [--limit N]
                                 who changed which key, when, before → after (admin key)
-  usage [--days N | --hours N] [--by model,key,kind] [--key ID] [--model M] [--csv]
+  usage [--days N | --hours N] [--by model,key,kind,team] [--key ID] [--model M] [--csv]
                                 requests, tokens and credits per day (default: 7) or hour, UTC;
                                 every key's with the admin key, else the key's own; --csv
                                 prints a row per day or hour and group, for a spreadsheet

@@ -40,6 +40,7 @@ function bucketLabel(startTime: number, width: UsageBucketWidth): string {
 
 function groupCell(result: UsageResult, group: Group): string {
   if (group === 'key_id') return `key ${result.key_id ?? '-'}`;
+  if (group === 'team_id') return result.team_id == null ? 'no team' : `team ${result.team_id}`;
   return result[group] ?? '-';
 }
 

@@ -18,13 +18,14 @@ export interface UsageCommand {
 }
 
 const USAGE_LINE =
-  'usage: modelgate usage [--days N | --hours N] [--by model,key,kind] [--key ID] [--model M] [--csv]';
+  'usage: modelgate usage [--days N | --hours N] [--by model,key,kind,team] [--key ID] [--model M] [--csv]';
 
 /** What `--by` takes, and the `group_by` field each one is. */
 const GROUPS = new Map<string, UsageGroupBy[number]>([
   ['model', 'model'],
   ['key', 'key_id'],
   ['kind', 'kind'],
+  ['team', 'team_id'],
 ]);
 
 /** Days the report covers when neither `--days` nor `--hours` is given. */

@@ -1,9 +1,9 @@
 /**
- * GET /v1/callbacks/deliveries: the key's deliveries with their attempts, newest first; and
- * POST …/{id}/redeliver: a finished delivery sent again.
+ * GET /v1/callbacks/deliveries: the key's deliveries (or the budget alerts, which no key owns) with
+ * their attempts, newest first; and POST …/{id}/redeliver: a finished delivery sent again.
  */
 import type { CallbackDelivery, CallbackDeliveryList } from '@modelgate/core';
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { cursorPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
 import { conflict, notFound } from '../errors/api-error.js';
@@ -33,18 +33,12 @@ const LISTED = [
 
 type ListedRow = Pick<Selectable<CallbackDeliveriesTable>, (typeof LISTED)[number]>;
 
-/** A key's rows are its tasks' events: budget alerts belong to no key and are never listed. */
-function taskEventType(type: ListedRow['event_type']): CallbackDelivery['event_type'] {
-  if (type === 'budget.threshold') throw new Error("a budget alert listed as a key's delivery");
-  return type;
-}
-
 function toApiDelivery(row: ListedRow, attempts: CallbackDelivery['attempts']): CallbackDelivery {
   return {
     id: row.id,
     object: 'callback.delivery',
     task_id: row.task_id,
-    event_type: taskEventType(row.event_type),
+    event_type: row.event_type,
     url: row.url,
     status: row.status,
     attempts,
@@ -86,15 +80,17 @@ async function attemptsByDelivery(
 }
 
 /**
- * One page of a key's deliveries. The cursor is the last delivery's id; an id that is not one of the
- * key's deliveries is a 400 (`param: after`).
+ * One page of a key's deliveries, or of the budget alerts' (`keyId` null: they belong to no key).
+ * The cursor is the last delivery's id; an id that is not one of the listed deliveries is a 400
+ * (`param: after`).
  *
  * @example
  * const page = await listDeliveries(db, key.id, { limit: 20, taskId: 'vt_…' });
+ * const alerts = await listDeliveries(db, null, { limit: 20 });
  */
 export async function listDeliveries(
   db: Kysely<DB>,
-  keyId: number,
+  keyId: number | null,
   query: ListDeliveriesQuery,
 ): Promise<CallbackDeliveryList> {
   let deliveries = db.selectFrom('callback_deliveries').select(LISTED);
@@ -113,17 +109,29 @@ export async function listDeliveries(
   return { object: 'list', data, has_more: page.hasMore, next_cursor: page.nextCursor };
 }
 
+/** Who may send a delivery again: the key whose task it is, and an administrator a budget alert. */
+export interface Redeliverer {
+  keyId: number;
+  admin: boolean;
+}
+
+function redeliverableBy({ keyId, admin }: Redeliverer) {
+  return (eb: ExpressionBuilder<DB, 'callback_deliveries'>) =>
+    admin ? eb.or([eb('key_id', '=', keyId), eb('key_id', 'is', null)]) : eb('key_id', '=', keyId);
+}
+
 /**
- * Makes a delivered or failed delivery of the key's pending again, due now, with a fresh retry
- * schedule (attempt count 0). The payload and id stay: the receiver sees the same event and
- * webhook-id. One conditional UPDATE, so two redelivers at once make one new run, not two.
+ * Makes a delivered or failed delivery of the key's (or, for an administrator, a budget alert)
+ * pending again, due now, with a fresh retry schedule (attempt count 0). The payload and id stay:
+ * the receiver sees the same event and webhook-id. One conditional UPDATE, so two redelivers at
+ * once make one new run, not two.
  *
  * @example
- * const delivery = await redeliver(db, key.id, 'msg_…', Date.now());
+ * const delivery = await redeliver(db, { keyId: key.id, admin: false }, 'msg_…', Date.now());
  */
 export async function redeliver(
   db: Kysely<DB>,
-  keyId: number,
+  by: Redeliverer,
   deliveryId: string,
   nowMs: number,
 ): Promise<CallbackDelivery> {
@@ -138,7 +146,7 @@ export async function redeliver(
       delivered_at_ms: null,
     })
     .where('id', '=', deliveryId)
-    .where('key_id', '=', keyId)
+    .where(redeliverableBy(by))
     .where('status', '!=', 'pending')
     .returning(LISTED)
     .executeTakeFirst();
@@ -147,7 +155,7 @@ export async function redeliver(
     .selectFrom('callback_deliveries')
     .select('status')
     .where('id', '=', deliveryId)
-    .where('key_id', '=', keyId)
+    .where(redeliverableBy(by))
     .executeTakeFirst();
   if (!existing) {
     throw notFound(`No callback delivery '${deliveryId}'.`, 'delivery_not_found', 'delivery_id');

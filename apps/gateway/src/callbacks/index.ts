@@ -27,7 +27,12 @@ import {
   type HostResolver,
 } from './address-guard.js';
 import { createDeliverer, type Deliverer, deliverySettingsFrom } from './deliverer.js';
-import { type ListDeliveriesQuery, listDeliveries, redeliver } from './deliveries.js';
+import {
+  type ListDeliveriesQuery,
+  listDeliveries,
+  type Redeliverer,
+  redeliver,
+} from './deliveries.js';
 import {
   createCallbackSecret,
   DEFAULT_GRACE_PERIOD_SECONDS,
@@ -56,9 +61,13 @@ export interface CallbacksService {
   getSecret(keyId: number): Promise<CallbackSecret>;
   /** A new secret; the old one keeps signing for `gracePeriodSeconds` (default 24 h). */
   rotateSecret(keyId: number, gracePeriodSeconds?: number, actor?: Actor): Promise<CallbackSecret>;
-  listDeliveries(keyId: number, query: ListDeliveriesQuery): Promise<CallbackDeliveryList>;
-  /** Sends a delivered or failed delivery of the key's again (ApiError 404 / 409 otherwise). */
-  redeliver(keyId: number, deliveryId: string): Promise<CallbackDelivery>;
+  /** A key's deliveries, or the budget alerts' (`keyId` null: no key owns them). */
+  listDeliveries(keyId: number | null, query: ListDeliveriesQuery): Promise<CallbackDeliveryList>;
+  /**
+   * Sends a delivered or failed delivery of the key's (an administrator's: or a budget alert) again
+   * (ApiError 404 / 409 otherwise).
+   */
+  redeliver(by: Redeliverer, deliveryId: string): Promise<CallbackDelivery>;
   /** Sends the due deliveries; started and stopped with the gateway. */
   deliverer: Deliverer;
 }
@@ -109,7 +118,7 @@ export function createCallbacksFeature(
     rotateSecret: (keyId, grace = DEFAULT_GRACE_PERIOD_SECONDS, actor) =>
       rotateCallbackSecret(db, keyId, grace, actor),
     listDeliveries: (keyId, query) => listDeliveries(db, keyId, query),
-    redeliver: (keyId, deliveryId) => redeliver(db, keyId, deliveryId, Date.now()),
+    redeliver: (by, deliveryId) => redeliver(db, by, deliveryId, Date.now()),
     deliverer,
   };
 }

@@ -19,8 +19,8 @@ interface PagedColumns {
 export type PagedTable = { [T in keyof DB]: DB[T] extends PagedColumns ? T : never }[keyof DB];
 
 export interface CursorPageOptions {
-  /** The key whose rows are listed; the cursor must be one of them. */
-  keyId: number;
+  /** The key whose rows are listed (null: the rows of no key); the cursor must be one of them. */
+  keyId: number | null;
   /** Rows on a page (the routes allow 1–100). */
   limit: number;
   /** The previous page's last id, or nothing for the first page. */
@@ -48,7 +48,7 @@ async function cursorSeq(
     .selectFrom(table)
     .select('seq')
     .where('id', '=', options.after)
-    .where('key_id', '=', options.keyId)
+    .where('key_id', options.keyId === null ? 'is' : '=', options.keyId)
     .executeTakeFirst();
   if (!cursor) throw badRequest(options.invalidCursorMessage, 'after', 'invalid_cursor');
   return cursor.seq;
@@ -73,7 +73,7 @@ export async function cursorPage<TB extends PagedTable, O extends { id: string }
   // Kysely cannot check a column name against a table that is still a type parameter; the
   // PagedTable bound is what guarantees these columns exist, so they are named dynamically.
   const { ref } = db.dynamic;
-  let paged = query.where(ref('key_id'), '=', options.keyId);
+  let paged = query.where(ref('key_id'), options.keyId === null ? 'is' : '=', options.keyId);
   if (beforeSeq !== undefined) paged = paged.where(ref('seq'), '<', beforeSeq);
   const rows = await paged
     .orderBy(ref('seq'), 'desc')

@@ -5,6 +5,7 @@
 import type { ApiKey, ApiKeyList, ApiKeyStatus, KeyBudget } from '@modelgate/core';
 import type { Kysely } from 'kysely';
 import { currentBudget, type StoredBudget } from '../budgets/index.js';
+import { containsPattern } from '../db/contains-pattern.js';
 import { idPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
 import { type KeyRecord, rowToRecord } from './keys.js';
@@ -61,11 +62,6 @@ export interface KeyListQuery {
   status?: ApiKeyStatus;
   /** Part of the name, matched ignoring case. */
   name?: string;
-}
-
-/** `text` as a LIKE pattern that matches itself anywhere: its `%`, `_` and `\\` are escaped. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**

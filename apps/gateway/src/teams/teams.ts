@@ -13,6 +13,7 @@ import type {
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { budgetChange, currentBudget, storedBudget } from '../budgets/index.js';
 import type { TeamsTable } from '../budgets/tables.js';
+import { containsPattern } from '../db/contains-pattern.js';
 import { idPage } from '../db/cursor-page.js';
 import type { DB } from '../db/schema.js';
 
@@ -134,16 +135,19 @@ export async function deleteTeam(
 }
 
 /**
- * One page of teams, newest first.
- * @example await listTeams(db, { limit: 20 }, now, 'UTC');
+ * One page of teams, newest first; with `name`, only those whose name contains it (ignoring case).
+ * @example await listTeams(db, { limit: 20, name: 'research' }, now, 'UTC');
  */
 export async function listTeams(
   db: Kysely<DB>,
-  query: { limit: number; after?: string },
+  query: { limit: number; after?: string; name?: string },
   now: number,
   timeZone: string,
 ): Promise<TeamList> {
-  const page = await idPage(selectTeams(db), query);
+  let select = selectTeams(db);
+  // A scan of the teams table, as the keys' name search is (10,000 rows take a few milliseconds).
+  if (query.name !== undefined) select = select.where('name', 'ilike', containsPattern(query.name));
+  const page = await idPage(select, query);
   return {
     object: 'list',
     data: page.rows.map((row) => toTeam(row, now, timeZone)),

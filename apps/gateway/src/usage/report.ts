@@ -1,7 +1,7 @@
 /**
  * Usage over time (`GET /v1/usage`): the ledger's usage rows summed per bucket of an hour or a day
- * (UTC), optionally split by key, model and kind. Every bucket of the range is listed, empty ones
- * too, so a chart needs no gap-filling; `totals` sums the whole range.
+ * (UTC), optionally split by key, team, model and kind. Every bucket of the range is listed, empty
+ * ones too, so a chart needs no gap-filling; `totals` sums the whole range.
  */
 import {
   addUsage,
@@ -67,6 +67,7 @@ export function bucketRange(query: UsageQuery, now: number): Range {
 interface AggregateRow {
   bucket: number | string;
   key_id: number | string | null;
+  team_id: number | string | null;
   model: string | null;
   kind: string | null;
   /** The row sums the bucket's groups beyond the limit. */
@@ -92,10 +93,11 @@ export async function usageReport(
 ): Promise<UsageReport> {
   const range = bucketRange(query, now);
   const byBucket = new Map<number, UsageResult[]>();
+  const byTeam = query.groupBy.includes('team_id');
   for (const row of await aggregate(db, query, range)) {
     const bucket = Number(row.bucket);
     const results = byBucket.get(bucket) ?? [];
-    results.push(toResult(row));
+    results.push(toResult(row, byTeam));
     byBucket.set(bucket, results);
   }
   const data: UsageBucket[] = [];
@@ -119,21 +121,28 @@ export async function usageReport(
 }
 
 /**
- * Where the sums come from. Over every key and not split by key, the hourly sums serve
+ * Where the sums come from. Over every key and not split by key or team, the hourly sums serve
  * (`usage_hourly`, kept by a trigger in the rows' own transaction): a bucket is whole hours, so
  * they add up to exactly what the rows do, from a few thousand sums instead of every row (a million
- * rows over 30 days: 0.92 s from the rows). Per key, the rows themselves, by the key's index.
+ * rows over 30 days: 0.92 s from the rows). Per key, the rows themselves, by the key's index. Per
+ * team, the rows with their key's current team (the rows do not record the team they were spent in).
  */
 function source(query: UsageQuery) {
+  const rows = { time: sql.ref('created_at'), requests: sql`count(*)` };
+  if (query.groupBy.includes('team_id')) {
+    const table = sql`(select usage.*, api_keys.team_id from usage
+      left join api_keys on api_keys.id = usage.key_id) as usage`;
+    return { ...rows, table };
+  }
   const hourly = query.keyId === undefined && !query.groupBy.includes('key_id');
   return hourly
     ? { table: sql`usage_hourly`, time: sql.ref('hour'), requests: sql`sum(requests)` }
-    : { table: sql`usage`, time: sql.ref('created_at'), requests: sql`count(*)` };
+    : { ...rows, table: sql`usage` };
 }
 
 /**
  * The sums per bucket and group, with the groups beyond `groupLimit` (ranked by their units over the
- * whole range, ties broken by key id, model and kind) summed per bucket into one `other` row. The
+ * whole range, ties broken by key id, team id, model and kind) summed per bucket into one `other` row. The
  * ranking runs in the database, so a report split per key over 10,000 keys sends at most
  * (limit + 1) rows per bucket to this process instead of every key's every bucket.
  */
@@ -148,8 +157,8 @@ function aggregate(db: Kysely<DB>, query: UsageQuery, range: Range): Promise<Agg
   return sql<AggregateRow>`
     with grouped as (
       select (${from.time} / ${width}) * ${width} as bucket,
-             ${grouped('key_id')} as key_id, ${grouped('model')} as model,
-             ${grouped('kind')} as kind,
+             ${grouped('key_id')} as key_id, ${grouped('team_id')} as team_id,
+             ${grouped('model')} as model, ${grouped('kind')} as kind,
              ${from.requests} as requests,
              coalesce(sum(input_tokens), 0) as input_tokens,
              coalesce(sum(cache_read_tokens), 0) as cache_read_tokens,
@@ -162,25 +171,25 @@ function aggregate(db: Kysely<DB>, query: UsageQuery, range: Range): Promise<Agg
       where ${from.time} >= ${range.start} and ${from.time} < ${range.end}
         ${query.keyId === undefined ? sql`` : sql`and key_id = ${query.keyId}`}
         ${query.model === undefined ? sql`` : sql`and model = ${query.model}`}
-      group by 1, 2, 3, 4
+      group by 1, 2, 3, 4, 5
     ), totalled as (
-      select grouped.*, sum(units) over (partition by key_id, model, kind) as group_units
+      select grouped.*, sum(units) over (partition by key_id, team_id, model, kind) as group_units
       from grouped
     ), ranked as (
-      select totalled.*, dense_rank() over (order by group_units desc,
-               key_id nulls first, model nulls first, kind nulls first) > ${query.groupLimit} as other
+      select totalled.*, dense_rank() over (order by group_units desc, key_id nulls first,
+               team_id nulls first, model nulls first, kind nulls first) > ${query.groupLimit} as other
       from totalled
     )
-    select bucket, ${listed('key_id')} as key_id, ${listed('model')} as model,
-           ${listed('kind')} as kind, other,
+    select bucket, ${listed('key_id')} as key_id, ${listed('team_id')} as team_id,
+           ${listed('model')} as model, ${listed('kind')} as kind, other,
            sum(requests) as requests, sum(input_tokens) as input_tokens,
            sum(cache_read_tokens) as cache_read_tokens,
            sum(cache_write_5m_tokens) as cache_write_5m_tokens,
            sum(cache_write_1h_tokens) as cache_write_1h_tokens,
            sum(output_tokens) as output_tokens, sum(seconds) as seconds, sum(units) as units
     from ranked
-    group by 1, 2, 3, 4, 5
-    order by 1, 5, 2, 3, 4`
+    group by 1, 2, 3, 4, 5, 6
+    order by 1, 6, 2, 3, 4, 5`
     .execute(db)
     .then((result) => result.rows);
 }
@@ -190,11 +199,13 @@ function usageKind(kind: string | null): UsageResult['kind'] {
   return zUsageKind.safeParse(kind).data ?? null;
 }
 
-function toResult(row: AggregateRow): UsageResult {
+/** `byTeam`: the report is grouped by team, so each result names its team (null: no team). */
+function toResult(row: AggregateRow, byTeam: boolean): UsageResult {
   const units = Number(row.units);
   return {
     object: 'usage_result',
     key_id: row.key_id === null ? null : Number(row.key_id),
+    ...(byTeam ? { team_id: row.team_id === null ? null : Number(row.team_id) } : {}),
     model: row.model,
     kind: usageKind(row.kind),
     requests: Number(row.requests),

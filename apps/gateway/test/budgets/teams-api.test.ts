@@ -113,4 +113,29 @@ describe('/v1/teams', () => {
     expect(second.data[0]!.id).toBe(ids[0]);
     expect((await gw.fetch('/v1/teams', { key: (await gw.createKey()).key })).status).toBe(403);
   });
+
+  it('finds teams by part of their name, ignoring case, a page at a time', async () => {
+    for (const name of ['Search-Alpha', 'search-beta', 'other', '50%_off']) await create({ name });
+    const found = await expectOk(
+      await admin('/v1/teams?name=SEARCH-&limit=1'),
+      'GET /v1/teams',
+      zTeamList,
+    );
+    expect(found.data.map((t) => t.name)).toEqual(['search-beta']);
+    expect(found.has_more).toBe(true);
+    const next = await expectOk(
+      await admin(`/v1/teams?name=SEARCH-&limit=1&after=${found.next_cursor}`),
+      'GET /v1/teams',
+      zTeamList,
+    );
+    expect(next.data.map((t) => t.name)).toEqual(['Search-Alpha']);
+    expect(next.has_more).toBe(false);
+    // LIKE's own characters match themselves: "%_" finds the one name that has them.
+    const literal = await expectOk(
+      await admin(`/v1/teams?name=${encodeURIComponent('%_')}`),
+      'GET /v1/teams',
+      zTeamList,
+    );
+    expect(literal.data.map((t) => t.name)).toEqual(['50%_off']);
+  });
 });

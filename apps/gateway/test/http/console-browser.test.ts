@@ -5,15 +5,20 @@
  * the key spends through the API, the spend shows in the usage chart (equal to the key's ledger
  * figure) and in the CSV export, the request is in the log and opens by its x-request-id, the
  * key's quota is edited, revoking one's own key is refused with the reason, the key is revoked
- * and its next request refused (401). A video task with a callback shows in the tasks and
- * deliveries screens; a user key sees its balance, read-only. A screenshot of each screen is kept
- * in test-results/console/ (git-ignored).
+ * and its next request refused (401). A team found by name among more than a page of teams gets
+ * a key and an alert URL; the key's spend crosses 80 % and 100 % of its budget, a loopback receiver
+ * verifies the two signed `budget.threshold` alerts, and the deliveries screen lists them as
+ * delivered; the usage chart shows the spend per team. A video task with a callback shows in the
+ * tasks and deliveries screens; a user key sees its balance, read-only. A screenshot of each
+ * screen is kept in test-results/console/ (git-ignored).
  */
 import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { generateCallbackSecret, type WebhookEvent } from '@modelgate/callbacks';
+import { callbackHandler } from '@modelgate/callbacks/node';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildGateway, freePort, startChildGateway } from '../support/child-gateway.js';
@@ -54,6 +59,8 @@ type Json = Record<string, unknown>;
  */
 const KEY_BUDGET_CREDITS = 0.0001;
 const KEY_BUDGET_UNITS = 100;
+/** Teams made before the test's own, so the team picker must search: more than a page of 100. */
+const OTHER_TEAMS = 105;
 
 describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () => {
   const adminKey = newKey();
@@ -64,6 +71,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
   let receiver: Server;
   /** The callbacks received: their webhook-id and event. */
   const received: { id: string; event: Json }[] = [];
+  /** The budget alerts' receiver: every POST it got, and those that verified under the alert secret. */
+  const alertSecret = generateCallbackSecret();
+  let alertReceiver: Server;
+  let alertPosts = 0;
+  const alerts: { id: string; event: WebhookEvent }[] = [];
   const pageErrors: string[] = [];
 
   const api = async (path: string, key: string, init: { method?: string; json?: unknown } = {}) => {
@@ -112,6 +124,14 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
       });
     });
     await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+    const verified = callbackHandler({ secret: alertSecret }, (event, req) => {
+      alerts.push({ id: String(req.headers['webhook-id']), event });
+    });
+    alertReceiver = createServer((req, res) => {
+      alertPosts += 1;
+      void verified(req, res);
+    });
+    await new Promise<void>((done) => alertReceiver.listen(0, '127.0.0.1', done));
     dataDir = mkdtempSync(join(tmpdir(), 'mg-console-'));
     gw = await startChildGateway(MAIN, {
       PORT: String(await freePort()),
@@ -120,6 +140,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
       GATEWAY_ADMIN_KEY: adminKey,
       MODELGATE_VIDEO_POLL_INTERVAL_MS: '200',
       MODELGATE_CALLBACK_ALLOW_PRIVATE: '1',
+      MODELGATE_BUDGET_ALERT_SECRET: alertSecret,
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -149,6 +170,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
       await gw.exited;
     }
     receiver?.close();
+    alertReceiver?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     console.log(`console screenshots: ${SHOTS}`);
   });
@@ -165,7 +187,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     // Create a key; its secret is read from the page.
     await page.getByRole('button', { name: 'New key' }).click();
     const form = page.getByRole('form', { name: 'New key' });
-    await form.getByLabel('Name').fill('console-e2e');
+    await form.getByLabel('Name', { exact: true }).fill('console-e2e');
     await form.getByLabel('Quota (credits)').fill('5');
     await form.getByRole('button', { name: 'Create key' }).click();
     const secret = (await page.getByTestId('new-key-secret').textContent()) ?? '';
@@ -200,10 +222,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
       .trim()
       .split('\n');
     expect(csv[0]).toBe(
-      'bucket_start,bucket_end,key_id,model,kind,requests,input_tokens,cache_read_tokens,cache_write_5m_tokens,cache_write_1h_tokens,output_tokens,video_seconds,units,cost',
+      'bucket_start,bucket_end,key_id,model,kind,team_id,requests,input_tokens,cache_read_tokens,cache_write_5m_tokens,cache_write_1h_tokens,output_tokens,video_seconds,units,cost',
     );
     const keyRows = csv.filter((line) => line.split(',')[2] === String(id));
-    expect(keyRows.reduce((sum, line) => sum + Number(line.split(',')[12]), 0)).toBe(used);
+    expect(keyRows.reduce((sum, line) => sum + Number(line.split(',')[13]), 0)).toBe(used);
     await shot('usage');
 
     // The request in the log, opened by its x-request-id (and still open after a reload).
@@ -286,30 +308,45 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     expect(pageErrors).toEqual([]);
   });
 
-  it('sets team and key budgets, shows a spent budget and its 402, and raising it lets requests pass', async () => {
-    // A team with a daily budget of 1 credit, created on the Teams screen.
+  it('sets team and key budgets, shows a spent budget, its 402 and its alerts, and raising it lets requests pass', async () => {
+    const alertUrl = `http://127.0.0.1:${(alertReceiver.address() as { port: number }).port}/alerts`;
+    // A team with a daily budget of 1 credit and the alert receiver's URL, created on the Teams screen.
     await nav('Teams');
     await page.getByRole('button', { name: 'New team' }).click();
     const teamForm = page.getByRole('form', { name: 'New team' });
-    await teamForm.getByLabel('Name').fill('console-team');
+    await teamForm.getByLabel('Name', { exact: true }).fill('console-team');
     await teamForm.getByLabel('Budget period').selectOption('day');
     await teamForm.getByLabel('Budget (credits per period)').fill('1');
+    await teamForm.getByLabel('Alert URL').fill(alertUrl);
     await teamForm.getByRole('button', { name: 'Create team' }).click();
     const teamRow = page.getByTestId('teams').locator('tr', { hasText: 'console-team' });
     await teamRow.waitFor();
     const teamId = Number(await teamRow.getAttribute('data-team-id'));
     expect(await teamRow.textContent()).toContain('0.00 / 1.00 per day');
+    expect(await teamRow.textContent()).toContain(alertUrl);
     await shot('teams-created');
+
+    // More teams after it than a page of 100 holds: the picker finds it by name on the server.
+    for (let i = 1; i <= OTHER_TEAMS; i++) {
+      expect((await api('/v1/teams', adminKey, { json: { name: `filler-${i}` } })).status).toBe(200);
+    }
 
     // A key in it with its own daily budget, far smaller than the team's.
     await nav('Keys');
     await page.getByRole('button', { name: 'New key' }).click();
     const form = page.getByRole('form', { name: 'New key' });
-    await form.getByLabel('Name').fill('console-budget');
+    await form.getByLabel('Name', { exact: true }).fill('console-budget');
     await form.getByLabel('Quota (credits)').fill('5');
     await form.getByLabel('Budget period').selectOption('day');
     await form.getByLabel('Budget (credits per period)').fill(String(KEY_BUDGET_CREDITS));
-    await form.getByLabel('Team').selectOption({ label: 'console-team' });
+    const teamSelect = form.locator('select[name="team"]');
+    await expect.poll(() => teamSelect.locator('option').count()).toBe(21);
+    expect(await teamSelect.locator('option').allTextContents()).not.toContain('console-team');
+    await form.getByLabel('Find a team by name').fill('CONSOLE-t');
+    await expect
+      .poll(() => teamSelect.locator('option').allTextContents())
+      .toEqual(['none', 'console-team']);
+    await teamSelect.selectOption({ label: 'console-team' });
     await form.getByRole('button', { name: 'Create key' }).click();
     const secret = (await page.getByTestId('new-key-secret').textContent()) ?? '';
     expect(secret).toMatch(/^sk-[0-9A-Za-z]{48}$/);
@@ -337,12 +374,75 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
       period: 'day',
     });
 
-    // The spent budget on the Keys screen and the team's on the Teams screen, as the API has them.
+    // The key's budget crossed 80 % and then 100 %: the team's alert URL got one signed alert for
+    // each, and nothing else (every POST verified under the gateway's alert secret).
+    await expect.poll(() => alerts.length, { timeout: 20_000 }).toBe(2);
+    const events = alerts.map(({ event }) => event);
+    for (const threshold of [80, 100]) {
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          type: 'budget.threshold',
+          data: expect.objectContaining({
+            scope: 'key',
+            key_id: id,
+            threshold,
+            amount: KEY_BUDGET_CREDITS,
+            period: 'day',
+          }),
+        }),
+      );
+    }
+    expect(new Set(alerts.map((a) => a.id)).size).toBe(2);
+    expect(alertPosts).toBe(2);
+
+    // The alerts on the deliveries screen (an administrator's budget alerts), both delivered.
+    await nav('Callback deliveries');
+    await page.getByLabel('Show').selectOption('budget_alert');
+    const alertRows = page.getByTestId('deliveries').locator('tbody tr');
+    for (const alert of alerts) {
+      const delivery = alertRows.filter({ hasText: alert.id });
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Refresh' }).click();
+            return delivery.textContent();
+          },
+          { timeout: 15_000 },
+        )
+        .toContain('delivered');
+      expect(await delivery.textContent()).toContain('budget.threshold');
+      expect(await delivery.textContent()).toContain(alertUrl);
+      expect(await delivery.textContent()).toContain('204');
+    }
+    expect(await alertRows.count()).toBe(2);
+    await shot('budget-alert-deliveries');
+
+    // The spend per team in the usage chart: the team's only key's ledger figure.
     const spentKey = (await (await api(`/v1/keys/${id}`, adminKey)).json()) as {
+      used: number;
       budget: { spent: number; amount: number };
     };
     expect(spentKey.budget.spent).toBeGreaterThan(0);
-    await nav('Teams');
+    await nav('Usage');
+    await page.getByLabel('Per').selectOption('team_id');
+    const teamGroup = page
+      .getByTestId('usage-groups')
+      .locator('tr', { hasText: `team ${teamId} · console-team` });
+    await teamGroup.waitFor();
+    expect(await teamGroup.locator('td').last().textContent()).toBe(credits(spentKey.used));
+    expect(
+      await page.locator(`[data-testid="usage-chart"] rect[data-group="team ${teamId}"]`).count(),
+    ).toBe(1);
+    await shot('usage-per-team');
+
+    // The key's team by name on the Keys screen, linking to the team (found by name on the Teams
+    // screen, beyond its first page), with its budget as the API has it.
+    await nav('Keys');
+    const teamLink = page.locator(`tr[data-key-id="${id}"]`).getByTestId('key-team').getByRole('link');
+    await expect.poll(() => teamLink.textContent()).toBe('console-team');
+    await teamLink.click();
+    expect(page.url()).toBe(`${gw.url}/console/teams?name=console-team`);
+    await expect.poll(() => page.getByTestId('teams').locator('tbody tr').count()).toBe(1);
     const team = (await (await api(`/v1/teams/${teamId}`, adminKey)).json()) as {
       budget: { spent: number };
       keys: number;
@@ -369,11 +469,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     // Raise the key's budget tenfold in the console: audited before → after, next request passes.
     await page.locator(`tr[data-key-id="${id}"]`).getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('form', { name: `Edit key ${id}` });
-    // The key's team is selected from the first render, named once the teams have loaded.
-    expect(await edit.getByLabel('Team').inputValue()).toBe(String(teamId));
-    await expect
-      .poll(() => edit.getByLabel('Team').locator('option:checked').textContent())
-      .toBe('console-team');
+    // The key's team is selected from the first render, named once read (it is on no page shown).
+    const editTeam = edit.locator('select[name="team"]');
+    expect(await editTeam.inputValue()).toBe(String(teamId));
+    await expect.poll(() => editTeam.locator('option:checked').textContent()).toBe('console-team');
     await edit.getByLabel('Budget (credits per period)').fill(String(KEY_BUDGET_CREDITS * 10));
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect
@@ -389,6 +488,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     expect(await latest.textContent()).toMatch(amount(KEY_BUDGET_UNITS * 10));
     await shot('audit-budget');
     expect((await shortChat(secret)).status).toBe(200);
+    // One alert per budget, period and threshold: nothing more was sent.
+    expect(alertPosts).toBe(2);
     expect(pageErrors).toEqual([]);
   });
 

@@ -89,4 +89,53 @@ describe.each(eachDatabase())('group_limit on $name', (target) => {
       await h.db.deleteFrom('usage').where('units', 'in', [100_000, 102_000]).execute();
     }
   });
+
+  it("splits by team: each key's usage counts toward the team it is in, keyless usage apart", async () => {
+    // Keys 0 and 1 in one team, key 2 in another, keys 3 and 4 in none.
+    const teamIds: number[] = [];
+    for (const name of ['red', 'blue']) {
+      const row = await h.db
+        .insertInto('teams')
+        .values({ name, created_at: NOW })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      teamIds.push(Number(row.id));
+    }
+    const moves: [number, number][] = [
+      [keys[0] as number, teamIds[0] as number],
+      [keys[1] as number, teamIds[0] as number],
+      [keys[2] as number, teamIds[1] as number],
+    ];
+    for (const [keyId, teamId] of moves)
+      await h.db.updateTable('api_keys').set({ team_id: teamId }).where('id', '=', keyId).execute();
+    try {
+      const r = await usageReport(
+        h.db,
+        {
+          bucketWidth: '1d',
+          groupBy: ['team_id'],
+          groupLimit: 10,
+          startTime: NOW - 3 * HOUR,
+          endTime: NOW,
+        },
+        NOW,
+      );
+      const byTeam = new Map<number | null, number>();
+      for (const result of r.data.flatMap((bucket) => bucket.results))
+        byTeam.set(
+          result.team_id ?? null,
+          (byTeam.get(result.team_id ?? null) ?? 0) + result.units,
+        );
+      // Key i spent (i + 1) × 2,000 units: red 2,000 + 4,000, blue 6,000, no team 8,000 + 10,000.
+      expect(Object.fromEntries(byTeam)).toEqual({
+        [String(teamIds[0])]: 6_000,
+        [String(teamIds[1])]: 6_000,
+        null: 18_000,
+      });
+      expect(r.totals.units).toBe(30_000);
+    } finally {
+      await h.db.updateTable('api_keys').set({ team_id: null }).where('id', 'in', keys).execute();
+      await h.db.deleteFrom('teams').where('id', 'in', teamIds).execute();
+    }
+  });
 });

@@ -746,7 +746,9 @@ export const rotateCallbackSecret = <ThrowOnError extends boolean = false>(optio
  * The presented key's callback deliveries, newest first, each with its
  * attempts, cursor-paginated like the task list. Filter by `task_id`
  * to see what happened to one task's callback; an administrator key
- * lists another key's deliveries with `key_id`. A delivery is
+ * lists another key's deliveries with `key_id`, and the budget alerts
+ * (`budgetThreshold` webhooks, which no key owns) with
+ * `kind=budget_alert`. A delivery is
  * `pending` while attempts remain, `delivered` after a 2xx within
  * 10 s, and `failed` when the retry schedule (5 s, 5 min, 30 min, 2 h,
  * 5 h, 10 h, 10 h, jittered) is exhausted.
@@ -770,6 +772,8 @@ export const listCallbackDeliveries = <ThrowOnError extends boolean = false>(opt
  * secret. The attempts made so far stay in the list. A delivery
  * still `pending` answers 409 `delivery_pending` (its next attempt is
  * already scheduled); one of another key, 404 `delivery_not_found`.
+ * An administrator key also sends a budget alert again (signed with
+ * the gateway's alert secret).
  * No request body; one sent anyway is ignored.
  *
  */
@@ -799,7 +803,9 @@ export const listKeys = <ThrowOnError extends boolean = false>(options?: Options
 /**
  * List teams (administrator)
  *
- * Every team, newest first, cursor-paginated like the other lists.
+ * Every team, newest first, cursor-paginated like the other lists;
+ * `name` keeps the teams whose name contains it, so a picker can
+ * search any number of teams page by page.
  * A team groups keys whose spend also counts against its budget.
  * Requires an administrator key (a normal key: 403).
  *
@@ -959,7 +965,8 @@ export const revokeKey = <ThrowOnError extends boolean = false>(options: Options
  * Usage between `start_time` and `end_time` (Unix seconds; the range
  * is widened to whole buckets), in buckets of `bucket_width` (`1h` or
  * `1d`, UTC), with each bucket's figures split by the fields named in
- * `group_by` (comma-separated: `key_id`, `model`, `kind`). Every
+ * `group_by` (comma-separated: `key_id`, `team_id`, `model`, `kind`;
+ * `team_id` counts a key's usage toward the team the key is in now). Every
  * bucket of the range is listed, empty ones with `results: []`;
  * `totals` sums the whole range. A range holds at most 744 hourly or
  * 366 daily buckets (400 `out_of_range` beyond).

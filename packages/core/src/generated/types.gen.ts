@@ -2452,10 +2452,13 @@ export type CallbackDelivery = {
      */
     id: string;
     object: 'callback.delivery';
-    task_id: string;
-    event_type: 'video.task.completed' | 'video.task.failed' | 'video.task.cancelled';
     /**
-     * The `callback_url`.
+     * The task's id; for a budget alert `budget:<scope>:<key or team id>:<period_start>:<threshold>`.
+     */
+    task_id: string;
+    event_type: 'video.task.completed' | 'video.task.failed' | 'video.task.cancelled' | 'budget.threshold';
+    /**
+     * The `callback_url`, or the budget alert's URL.
      */
     url: string;
     /**
@@ -3024,6 +3027,10 @@ export type UsageRecordList = {
 export type UsageResult = {
     object: 'usage_result';
     key_id: number | null;
+    /**
+     * Present only when the report is grouped by `team_id`: the team the group's keys are in now, null for keys in no team (and on `other`).
+     */
+    team_id?: number | null;
     model: string | null;
     /**
      * What was metered (`UsageKind`); null when the report is not grouped by it.
@@ -3101,7 +3108,7 @@ export type UsageReport = {
      */
     end_time: number;
     bucket_width: '1h' | '1d';
-    group_by: Array<'key_id' | 'model' | 'kind'>;
+    group_by: Array<'key_id' | 'team_id' | 'model' | 'kind'>;
     data: Array<UsageBucket>;
     totals: UsageResult;
 };
@@ -3140,6 +3147,11 @@ export type VideoStatusFilter = VideoTaskStatus;
  * Only the deliveries of this task.
  */
 export type DeliveryTaskId = string;
+
+/**
+ * `task` (default): a key's task callbacks. `budget_alert`: the gateway's budget alerts, which belong to no key: an administrator key only (a normal key: 403 `admin_key_required`), and not with `key_id` (400 `invalid_value`).
+ */
+export type DeliveryKind = 'task' | 'budget_alert';
 
 /**
  * The delivery's id (its `webhook-id`).
@@ -3192,6 +3204,11 @@ export type KeyStatusFilter = ApiKeyStatus;
 export type KeyNameFilter = string;
 
 /**
+ * Only teams whose name contains this text, ignoring case (`%` and `_` are matched as themselves).
+ */
+export type TeamNameFilter = string;
+
+/**
  * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days. The range holds at most 744 buckets of `1h` or 366 of `1d`; a longer one is a 400 `out_of_range`.
  */
 export type UsageStartTime = number;
@@ -3207,12 +3224,12 @@ export type UsageEndTime = number;
 export type UsageBucketWidth = '1h' | '1d';
 
 /**
- * Split each bucket's figures by these fields (comma-separated). Default none.
+ * Split each bucket's figures by these fields (comma-separated). Default none. `team_id` is the team each key is in now (null: keys in no team).
  */
-export type UsageGroupBy = Array<'key_id' | 'model' | 'kind'>;
+export type UsageGroupBy = Array<'key_id' | 'team_id' | 'model' | 'kind'>;
 
 /**
- * How many groups are listed apart: those with the most units over the whole range (ties broken by key id, model and kind). The rest are summed per bucket into one result with `other: true`.
+ * How many groups are listed apart: those with the most units over the whole range (ties broken by key id, team id, model and kind). The rest are summed per bucket into one result with `other: true`.
  */
 export type UsageGroupLimit = number;
 
@@ -4895,6 +4912,10 @@ export type ListCallbackDeliveriesData = {
          * Another key's list instead of the presented key's: an administrator key may name any key (an unknown one has an empty list); a normal key naming another key is a 403 `admin_key_required`.
          */
         key_id?: number;
+        /**
+         * `task` (default): a key's task callbacks. `budget_alert`: the gateway's budget alerts, which belong to no key: an administrator key only (a normal key: 403 `admin_key_required`), and not with `key_id` (400 `invalid_value`).
+         */
+        kind?: 'task' | 'budget_alert';
     };
     url: '/v1/callbacks/deliveries';
 };
@@ -5069,6 +5090,10 @@ export type ListTeamsData = {
          * The previous page's `next_cursor` (a team id, digits only). Omit for the first page; anything else is a 400 `invalid_cursor`.
          */
         after?: string;
+        /**
+         * Only teams whose name contains this text, ignoring case (`%` and `_` are matched as themselves).
+         */
+        name?: string;
     };
     url: '/v1/teams';
 };
@@ -5599,11 +5624,11 @@ export type GetUsageData = {
          */
         bucket_width?: '1h' | '1d';
         /**
-         * Split each bucket's figures by these fields (comma-separated). Default none.
+         * Split each bucket's figures by these fields (comma-separated). Default none. `team_id` is the team each key is in now (null: keys in no team).
          */
-        group_by?: Array<'key_id' | 'model' | 'kind'>;
+        group_by?: Array<'key_id' | 'team_id' | 'model' | 'kind'>;
         /**
-         * How many groups are listed apart: those with the most units over the whole range (ties broken by key id, model and kind). The rest are summed per bucket into one result with `other: true`.
+         * How many groups are listed apart: those with the most units over the whole range (ties broken by key id, team id, model and kind). The rest are summed per bucket into one result with `other: true`.
          */
         group_limit?: number;
         /**

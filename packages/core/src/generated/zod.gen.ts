@@ -1868,7 +1868,8 @@ export const zCallbackDelivery = z.object({
     event_type: z.enum([
         'video.task.completed',
         'video.task.failed',
-        'video.task.cancelled'
+        'video.task.cancelled',
+        'budget.threshold'
     ]),
     url: z.string(),
     status: z.enum([
@@ -2294,6 +2295,7 @@ export const zUsageRecordList = z.object({
 export const zUsageResult = z.object({
     object: z.literal('usage_result'),
     key_id: z.int().nullable(),
+    team_id: z.int().nullish(),
     model: z.string().nullable(),
     kind: z.enum([
         'text',
@@ -2334,6 +2336,7 @@ export const zUsageReport = z.object({
     bucket_width: z.enum(['1h', '1d']),
     group_by: z.array(z.enum([
         'key_id',
+        'team_id',
         'model',
         'kind'
     ])),
@@ -2375,6 +2378,11 @@ export const zVideoStatusFilter = zVideoTaskStatus;
  * Only the deliveries of this task.
  */
 export const zDeliveryTaskId = z.string().min(1).max(128);
+
+/**
+ * `task` (default): a key's task callbacks. `budget_alert`: the gateway's budget alerts, which belong to no key: an administrator key only (a normal key: 403 `admin_key_required`), and not with `key_id` (400 `invalid_value`).
+ */
+export const zDeliveryKind = z.enum(['task', 'budget_alert']);
 
 /**
  * The delivery's id (its `webhook-id`).
@@ -2427,6 +2435,11 @@ export const zKeyStatusFilter = zApiKeyStatus;
 export const zKeyNameFilter = z.string().min(1).max(64);
 
 /**
+ * Only teams whose name contains this text, ignoring case (`%` and `_` are matched as themselves).
+ */
+export const zTeamNameFilter = z.string().min(1).max(64);
+
+/**
  * Start of the range, Unix seconds (inclusive). Default `end_time` minus 7 days. The range holds at most 744 buckets of `1h` or 366 of `1d`; a longer one is a 400 `out_of_range`.
  */
 export const zUsageStartTime = z.int().gte(0).lte(9007199254740991);
@@ -2442,16 +2455,17 @@ export const zUsageEndTime = z.int().gte(1).lte(9007199254740991);
 export const zUsageBucketWidth = z.enum(['1h', '1d']);
 
 /**
- * Split each bucket's figures by these fields (comma-separated). Default none.
+ * Split each bucket's figures by these fields (comma-separated). Default none. `team_id` is the team each key is in now (null: keys in no team).
  */
 export const zUsageGroupBy = z.array(z.enum([
     'key_id',
+    'team_id',
     'model',
     'kind'
-])).max(3);
+])).max(4);
 
 /**
- * How many groups are listed apart: those with the most units over the whole range (ties broken by key id, model and kind). The rest are summed per bucket into one result with `other: true`.
+ * How many groups are listed apart: those with the most units over the whole range (ties broken by key id, team id, model and kind). The rest are summed per bucket into one result with `other: true`.
  */
 export const zUsageGroupLimit = z.int().gte(1).lte(1000).default(100);
 
@@ -2822,7 +2836,8 @@ export const zListCallbackDeliveriesQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
     after: z.string().min(1).max(256).optional(),
     task_id: z.string().min(1).max(128).optional(),
-    key_id: z.int().gte(1).lte(9007199254740991).optional()
+    key_id: z.int().gte(1).lte(9007199254740991).optional(),
+    kind: z.enum(['task', 'budget_alert']).optional()
 });
 
 /**
@@ -2853,7 +2868,8 @@ export const zListKeysResponse = zApiKeyList;
 
 export const zListTeamsQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(20),
-    after: z.string().regex(/^[1-9][0-9]{0,15}$/).optional()
+    after: z.string().regex(/^[1-9][0-9]{0,15}$/).optional(),
+    name: z.string().min(1).max(64).optional()
 });
 
 /**
@@ -2944,9 +2960,10 @@ export const zGetUsageQuery = z.object({
     bucket_width: z.enum(['1h', '1d']).optional(),
     group_by: z.array(z.enum([
         'key_id',
+        'team_id',
         'model',
         'kind'
-    ])).max(3).optional(),
+    ])).max(4).optional(),
     group_limit: z.int().gte(1).lte(1000).optional().default(100),
     key_id: z.int().gte(1).lte(9007199254740991).optional(),
     model: z.string().min(1).max(256).optional()

@@ -1,11 +1,11 @@
-/** Callback secret (read, rotate), the key's delivery log, and redelivery. */
+/** Callback secret (read, rotate), the key's delivery log (an administrator's: the budget alerts' too), and redelivery. */
 import {
   zListCallbackDeliveriesQuery,
   zRedeliverCallbackPath,
   zRotateCallbackSecretRequest,
 } from '@modelgate/core/zod';
 import type { Hono } from 'hono';
-import { badRequest } from '../../errors/api-error.js';
+import { badRequest, forbidden } from '../../errors/api-error.js';
 import { validateBody } from '../../errors/validate.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
@@ -29,9 +29,12 @@ export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): v
 
   app.get('/v1/callbacks/deliveries', async (c) => {
     const query = validateQuery(c, zListCallbackDeliveriesQuery);
+    const key = c.get('key');
     return c.json(
       await services.callbacks.listDeliveries(
-        listedKeyId(c.get('key'), query.key_id, 'callback deliveries'),
+        query.kind === 'budget_alert'
+          ? budgetAlertsOwner(key, query.key_id)
+          : listedKeyId(key, query.key_id, 'callback deliveries'),
         {
           limit: query.limit,
           after: query.after ?? null,
@@ -43,8 +46,29 @@ export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): v
 
   app.post('/v1/callbacks/deliveries/:delivery_id/redeliver', async (c) => {
     const { delivery_id: id } = validatePath(c, zRedeliverCallbackPath);
-    return c.json(await services.callbacks.redeliver(c.get('key').id, id));
+    const key = c.get('key');
+    return c.json(
+      await services.callbacks.redeliver({ keyId: key.id, admin: key.role === 'admin' }, id),
+    );
   });
+}
+
+/** The budget alerts belong to no key (null): an administrator's to read, never one key's list. */
+function budgetAlertsOwner(
+  key: { role: 'admin' | 'user' },
+  requested: number | undefined,
+): null {
+  if (key.role !== 'admin') {
+    throw forbidden('Budget alert deliveries need an admin key.', 'admin_key_required');
+  }
+  if (requested !== undefined) {
+    throw badRequest(
+      'Budget alerts belong to no key: leave out key_id with kind=budget_alert.',
+      'key_id',
+      'invalid_value',
+    );
+  }
+  return null;
 }
 
 /** The body is optional: absent means the default grace period (undefined). */
