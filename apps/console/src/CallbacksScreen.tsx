@@ -18,7 +18,8 @@ import { usePages } from './use-pages.js';
 type Kind = NonNullable<ListCallbackDeliveriesQuery['kind']>;
 
 function hintOf(kind: Kind, keyId: string): string {
-  if (kind === 'budget_alert') return 'The budget alerts of every key and team, with every attempt.';
+  if (kind === 'budget_alert')
+    return 'The budget alerts of every key and team, with every attempt.';
   return keyId
     ? `The callbacks of key ${keyId}'s tasks, with every attempt.`
     : "The callbacks of this key's tasks, with every attempt.";
@@ -46,9 +47,7 @@ export function CallbacksScreen({
           limit: 20,
           after,
           task_id: taskId || undefined,
-          ...(kind === 'budget_alert'
-            ? { kind }
-            : { key_id: keyId ? Number(keyId) : undefined }),
+          ...(kind === 'budget_alert' ? { kind } : { key_id: keyId ? Number(keyId) : undefined }),
         },
         { signal },
       ),

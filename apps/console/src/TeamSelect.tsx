@@ -82,7 +82,8 @@ export function TeamSelect({
 /** The name of the chosen team when the page shown does not hold it (undefined: none to read). */
 function useChosenTeam(client: ModelgateClient, id: number | null): string | undefined {
   const load = useCallback(
-    async (signal: AbortSignal) => (id === null ? undefined : client.teams.retrieve(id, { signal })),
+    async (signal: AbortSignal) =>
+      id === null ? undefined : client.teams.retrieve(id, { signal }),
     [client, id],
   );
   return useLoad(load).data?.name;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type WebhookEvent,
   CallbackVerificationError,
   createFetchHandler,
   generateCallbackSecret,
   signCallback,
   verifyRequest,
+  type WebhookEvent,
 } from '../src/index.js';
 
 const secret = generateCallbackSecret();

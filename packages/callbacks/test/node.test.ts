@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type WebhookEvent, generateCallbackSecret, signCallback } from '../src/index.js';
+import { generateCallbackSecret, signCallback, type WebhookEvent } from '../src/index.js';
 import { callbackHandler, type NextFunction } from '../src/node.js';
 
 const secret = generateCallbackSecret();

@@ -328,7 +328,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
 
     // More teams after it than a page of 100 holds: the picker finds it by name on the server.
     for (let i = 1; i <= OTHER_TEAMS; i++) {
-      expect((await api('/v1/teams', adminKey, { json: { name: `filler-${i}` } })).status).toBe(200);
+      expect((await api('/v1/teams', adminKey, { json: { name: `filler-${i}` } })).status).toBe(
+        200,
+      );
     }
 
     // A key in it with its own daily budget, far smaller than the team's.
@@ -438,7 +440,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     // The key's team by name on the Keys screen, linking to the team (found by name on the Teams
     // screen, beyond its first page), with its budget as the API has it.
     await nav('Keys');
-    const teamLink = page.locator(`tr[data-key-id="${id}"]`).getByTestId('key-team').getByRole('link');
+    const teamLink = page
+      .locator(`tr[data-key-id="${id}"]`)
+      .getByTestId('key-team')
+      .getByRole('link');
     await expect.poll(() => teamLink.textContent()).toBe('console-team');
     await teamLink.click();
     expect(page.url()).toBe(`${gw.url}/console/teams?name=console-team`);

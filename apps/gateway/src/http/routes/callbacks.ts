@@ -54,10 +54,7 @@ export function registerCallbackRoutes(app: Hono<AppEnv>, services: Services): v
 }
 
 /** The budget alerts belong to no key (null): an administrator's to read, never one key's list. */
-function budgetAlertsOwner(
-  key: { role: 'admin' | 'user' },
-  requested: number | undefined,
-): null {
+function budgetAlertsOwner(key: { role: 'admin' | 'user' }, requested: number | undefined): null {
   if (key.role !== 'admin') {
     throw forbidden('Budget alert deliveries need an admin key.', 'admin_key_required');
   }
