@@ -81,12 +81,13 @@ describe('modelgate usage', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const [header, ...rows] = result.stdout.trimEnd().split('\n');
     const columns = header?.split(',') ?? [];
-    expect(columns.slice(0, 6)).toEqual([
+    expect(columns.slice(0, 7)).toEqual([
       'bucket_start',
       'bucket_end',
       'key_id',
       'model',
       'kind',
+      'team_id',
       'requests',
     ]);
     const cell = (row: string, name: string) => row.split(',')[columns.indexOf(name)];
@@ -112,6 +113,9 @@ describe('modelgate usage', () => {
     const all = await runCli(['usage', '--by', 'key'], { env: adminEnv });
     expect(all.stdout).toMatch(new RegExp(`^\\S+ {2}key ${mine.id} {2}2 requests {2}`, 'm'));
     expect(all.stdout).toMatch(new RegExp(`^\\S+ {2}key ${theirs.id} {2}1 request {2}`, 'm'));
+    // Neither key is in a team: split by team, all their usage is one "no team" line.
+    const byTeam = await runCli(['usage', '--by', 'team'], { env: adminEnv });
+    expect(byTeam.stdout).toMatch(/^\S+ {2}no team {2}3 requests {2}/m);
     const one = await runCli(['usage', '--key', String(theirs.id), '--json'], { env: adminEnv });
     expect(JSON.parse(one.stdout).totals).toMatchObject({
       requests: 1,
