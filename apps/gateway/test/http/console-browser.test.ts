@@ -399,7 +399,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
 
     // The alerts on the deliveries screen (an administrator's budget alerts), both delivered.
     await nav('Callback deliveries');
-    await page.getByLabel('Show').selectOption('budget_alert');
+    await page.locator('select[name="kind"]').selectOption('budget_alert');
     const alertRows = page.getByTestId('deliveries').locator('tbody tr');
     for (const alert of alerts) {
       const delivery = alertRows.filter({ hasText: alert.id });
@@ -426,7 +426,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the operator console in Chromium', () =>
     };
     expect(spentKey.budget.spent).toBeGreaterThan(0);
     await nav('Usage');
-    await page.getByLabel('Per').selectOption('team_id');
+    await page.locator('select[name="group"]').selectOption('team_id');
     const teamGroup = page
       .getByTestId('usage-groups')
       .locator('tr', { hasText: `team ${teamId} · console-team` });
