@@ -9,6 +9,7 @@
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { checkTable, shortName } from './check-table.js';
 
 export interface BudgetCheckRow {
   scope: 'key' | 'team';
@@ -104,20 +105,17 @@ export function formatBudgets(rows: readonly BudgetCheckRow[]): string {
   const header = ['budget', 'name', 'amount', 'spent', 'settled', 'in flight', 'difference'];
   const lines = rows.map((r) => [
     `${r.scope} ${r.id}`,
-    r.name.length > 24 ? `${r.name.slice(0, 23)}…` : r.name,
+    shortName(r.name),
     String(r.amount),
     String(r.spent),
     String(r.settled),
     String(r.inFlight),
     String(r.difference),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const row = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const bad = rows.filter((r) => r.difference !== 0).length;
   const summary =
     bad === 0
       ? `budgets balance: ${rows.length} budgets, difference 0`
       : `budgets do NOT balance: ${bad} of ${rows.length} budgets differ`;
-  return [row(header), ...lines.map(row), '', summary].join('\n');
+  return [...checkTable(header, lines), '', summary].join('\n');
 }

@@ -6,6 +6,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { checkTable, shortName } from './check-table.js';
 import { INSTANCE_EXPIRE_MS } from './instances.js';
 
 export interface LedgerRow {
@@ -91,7 +92,7 @@ export function formatLedger(rows: readonly LedgerRow[]): string {
   ];
   const lines = rows.map((r) => [
     String(r.keyId),
-    r.name.length > 24 ? `${r.name.slice(0, 23)}…` : r.name,
+    shortName(r.name),
     r.granted === null ? 'unlimited' : String(r.granted),
     String(r.used),
     String(r.usage),
@@ -99,13 +100,10 @@ export function formatLedger(rows: readonly LedgerRow[]): string {
     String(r.orphaned),
     String(r.difference),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const row = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const bad = rows.filter((r) => r.difference !== 0 || r.orphaned !== 0).length;
   const summary =
     bad === 0
       ? `ledger balances: ${rows.length} keys, difference 0`
       : `ledger does NOT balance: ${bad} of ${rows.length} keys differ or have orphaned holds`;
-  return [row(header), ...lines.map(row), '', summary].join('\n');
+  return [...checkTable(header, lines), '', summary].join('\n');
 }
