@@ -9,7 +9,7 @@ import { createDeliverer } from '../../src/callbacks/deliverer.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { createKeyService } from '../../src/keys/keys.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { startReceiver } from '../callbacks/receiver.js';
+import { type Receiver, startReceiver } from '../callbacks/receiver.js';
 import { fastSettings } from '../callbacks/support.js';
 import { eachDatabase, openTestDatabase, type TestDatabase } from '../support/index.js';
 
@@ -84,6 +84,23 @@ describe.each(eachDatabase())('budget alerts on $name', (target) => {
       .execute();
   }
 
+  /** Runs the deliverer until the outbox is empty; the `count` POSTs the receiver got, verified. */
+  async function deliverAlerts(receiver: Receiver, count: number) {
+    const deliverer = createDeliverer({
+      db: h.db,
+      log,
+      settings: fastSettings(),
+      guard: { allowPrivate: true },
+      alertSecret: SECRET,
+    });
+    while ((await deliverer.runOnce()) > 0) {}
+    const got = await receiver.waitFor(count);
+    const events = await Promise.all(
+      got.map((r) => verifyCallback({ body: r.body, headers: r.headers, secret: SECRET })),
+    );
+    return events.map((event: unknown) => zBudgetThresholdEvent.parse(event).data);
+  }
+
   it('sends one signed 80 and one 100 alert per budget and period, to the team URL', async () => {
     const receiver = await startReceiver();
     try {
@@ -133,23 +150,9 @@ describe.each(eachDatabase())('budget alerts on $name', (target) => {
       ]);
 
       // Delivered and signed with the alert secret.
-      const deliverer = createDeliverer({
-        db: h.db,
-        log,
-        settings: fastSettings(),
-        guard: { allowPrivate: true },
-        alertSecret: SECRET,
-      });
-      while ((await deliverer.runOnce()) > 0) {}
-      const got = await receiver.waitFor(4);
-      const verified = await Promise.all(
-        got.map((r) => verifyCallback({ body: r.body, headers: r.headers, secret: SECRET })),
-      );
+      const delivered = await deliverAlerts(receiver, 4);
       // Sent concurrently: compared in a fixed order.
-      const sent = verified.map((event: unknown) => {
-        const { data } = zBudgetThresholdEvent.parse(event);
-        return `${data.scope} ${data.threshold}`;
-      });
+      const sent = delivered.map((data) => `${data.scope} ${data.threshold}`);
       expect(sent.sort()).toEqual(['key 100', 'key 80', 'team 100', 'team 80']);
 
       // A new period alerts again.
@@ -201,21 +204,8 @@ describe.each(eachDatabase())('budget alerts on $name', (target) => {
         ['team', teamId, 100, 0.00095],
       ]);
 
-      const deliverer = createDeliverer({
-        db: h.db,
-        log,
-        settings: fastSettings(),
-        guard: { allowPrivate: true },
-        alertSecret: SECRET,
-      });
-      while ((await deliverer.runOnce()) > 0) {}
-      const got = await receiver.waitFor(2);
-      const sent = await Promise.all(
-        got.map((r) => verifyCallback({ body: r.body, headers: r.headers, secret: SECRET })),
-      );
-      expect(
-        sent.map((e: unknown) => zBudgetThresholdEvent.parse(e).data.threshold).sort(),
-      ).toEqual([100, 80]);
+      const delivered = await deliverAlerts(receiver, 2);
+      expect(delivered.map((data) => data.threshold).sort()).toEqual([100, 80]);
     } finally {
       await receiver.close();
     }
