@@ -11,6 +11,7 @@ import { startTarget, stopTarget } from '../lib/targets.mjs';
 /** The scale the console is held to; `--quick` seeds a tenth of it. */
 const FULL = { keys: 10_000, usageRows: 1_000_000 };
 const DAYS = 30;
+const TEAMS = 500;
 const MODELS = [
   'gpt-4o-mini',
   'gpt-4o',
@@ -23,7 +24,7 @@ const MODELS = [
 ];
 
 /**
- * Keys and usage rows written straight into the database in four statements (the API would take
+ * Teams, keys and usage rows written straight into the database in five statements (the API would take
  * minutes to write a million rows); each key's `used` is the sum of its rows, as the ledger keeps it.
  * Row ids rise with time, as the gateway writes them.
  */
@@ -34,7 +35,7 @@ export async function seed(databaseUrl, now, { keys: KEYS, usageRows: USAGE_ROWS
     const models = `array[${MODELS.map((m) => `'${m}'`).join(',')}]`;
     await client.query(
       `insert into api_keys (key_hash, key_prefix, name, role, quota, used, created_at)
-       select md5('bench-key-' || i), 'sk-bench' || i, 'team-' || (i % 500) || '-key-' || i,
+       select md5('bench-key-' || i), 'sk-bench' || i, 'team-' || (i % ${TEAMS}) || '-key-' || i,
               'user', 1000000000000, 0, $1::bigint - (${KEYS} - i)
        from generate_series(1, ${KEYS}) as i`,
       [now - DAYS * 86_400],
@@ -43,6 +44,16 @@ export async function seed(databaseUrl, now, { keys: KEYS, usageRows: USAGE_ROWS
       `select min(id) as lo, max(id) as hi from api_keys where key_prefix like 'sk-bench%'`,
     );
     const [lo, hi] = [Number(rows[0].lo), Number(rows[0].hi)];
+    // Each key in the team its name says (500 teams of 20 keys), for the per-team report.
+    await client.query(
+      `with made as (
+         insert into teams (name, created_at)
+         select 'team-' || t, $1::bigint from generate_series(0, ${TEAMS - 1}) as t
+         returning id, name)
+       update api_keys k set team_id = made.id
+       from made where k.key_prefix like 'sk-bench%' and made.name = 'team-' || ((k.id - ${lo} + 1) % ${TEAMS})`,
+      [now - DAYS * 86_400],
+    );
     await client.query(
       `insert into usage (key_id, kind, model, input_tokens, output_tokens, units, request_id, created_at)
        select ${lo} + (hashint % ${hi - lo + 1}), 'text', (${models})[1 + i % ${MODELS.length}],
@@ -73,6 +84,7 @@ function consoleCalls(now, keyId, requestId) {
     'usage: 30 days by day and model': `/v1/usage?${month}&bucket_width=1d&group_by=model`,
     'usage: 7 days by hour and model': `/v1/usage?${week}&bucket_width=1h&group_by=model`,
     'usage: 30 days by day and key': `/v1/usage?${month}&bucket_width=1d&group_by=key_id`,
+    'usage: 30 days by day and team': `/v1/usage?${month}&bucket_width=1d&group_by=team_id`,
     'usage: one key, 30 days by day': `/v1/usage?${month}&bucket_width=1d&key_id=${keyId}`,
     'request log: first page (50)': '/v1/usage/records?limit=50',
     'request log: one key': `/v1/usage/records?limit=50&key_id=${keyId}`,
