@@ -6,6 +6,6 @@ export default defineConfig({
     // One gateway (PGlite in memory, demo mode) shared by every test file: starting it is the slow part.
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 20_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

@@ -20,6 +20,6 @@ export default defineConfig({
         /happy-dom/.test(error.stack ?? '')
       ),
     testTimeout: 20_000,
-    hookTimeout: 30_000,
+    hookTimeout: 120_000,
   },
 });

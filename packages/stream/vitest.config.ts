@@ -6,6 +6,6 @@ export default defineConfig({
     // The session and video task tests run against a real gateway (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 20_000,
-    hookTimeout: 30_000,
+    hookTimeout: 120_000,
   },
 });

@@ -53,7 +53,7 @@ function run(
     const child = execFile(
       command,
       args,
-      { ...options, timeout: 60_000 },
+      { ...options, timeout: 150_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
@@ -175,7 +175,7 @@ describe('README snippets', () => {
     expect(result.stdout).toMatch(/^ {2}dev\s/m);
     expect(result.stdout).toMatch(/^claude-haiku-4-5$/m);
     expect(result.stdout).toMatch(/^gpt-4o$/m);
-  }, 60_000);
+  }, 180_000);
 
   it('the js block runs as a user would run it', async () => {
     assertBuilt();

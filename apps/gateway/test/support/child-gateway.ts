@@ -79,7 +79,8 @@ export async function startChildGateway(
     child.once('exit', (code, signal) => done({ code, signal })),
   );
   const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
+  // A guard against a hang, not a speed check: in a full run on two cores a start can take a minute.
+  const until = Date.now() + 180_000;
   let gone = false;
   void exited.then(() => {
     gone = true;
