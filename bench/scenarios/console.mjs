@@ -33,10 +33,19 @@ export async function seed(databaseUrl, now, { keys: KEYS, usageRows: USAGE_ROWS
   await client.connect();
   try {
     const models = `array[${MODELS.map((m) => `'${m}'`).join(',')}]`;
+    // 500 teams of 20 keys, each key in the team its name says, for the per-team report (one
+    // insert on a fresh database numbers its rows consecutively, as the keys' ids are below).
+    const teams = await client.query(
+      `insert into teams (name, created_at)
+       select 'team-' || t, $1::bigint from generate_series(0, ${TEAMS - 1}) as t
+       returning id`,
+      [now - DAYS * 86_400],
+    );
+    const firstTeam = Math.min(...teams.rows.map((r) => Number(r.id)));
     await client.query(
-      `insert into api_keys (key_hash, key_prefix, name, role, quota, used, created_at)
+      `insert into api_keys (key_hash, key_prefix, name, role, quota, used, created_at, team_id)
        select md5('bench-key-' || i), 'sk-bench' || i, 'team-' || (i % ${TEAMS}) || '-key-' || i,
-              'user', 1000000000000, 0, $1::bigint - (${KEYS} - i)
+              'user', 1000000000000, 0, $1::bigint - (${KEYS} - i), ${firstTeam} + i % ${TEAMS}
        from generate_series(1, ${KEYS}) as i`,
       [now - DAYS * 86_400],
     );
@@ -44,16 +53,6 @@ export async function seed(databaseUrl, now, { keys: KEYS, usageRows: USAGE_ROWS
       `select min(id) as lo, max(id) as hi from api_keys where key_prefix like 'sk-bench%'`,
     );
     const [lo, hi] = [Number(rows[0].lo), Number(rows[0].hi)];
-    // Each key in the team its name says (500 teams of 20 keys), for the per-team report.
-    await client.query(
-      `with made as (
-         insert into teams (name, created_at)
-         select 'team-' || t, $1::bigint from generate_series(0, ${TEAMS - 1}) as t
-         returning id, name)
-       update api_keys k set team_id = made.id
-       from made where k.key_prefix like 'sk-bench%' and made.name = 'team-' || ((k.id - ${lo} + 1) % ${TEAMS})`,
-      [now - DAYS * 86_400],
-    );
     await client.query(
       `insert into usage (key_id, kind, model, input_tokens, output_tokens, units, request_id, created_at)
        select ${lo} + (hashint % ${hi - lo + 1}), 'text', (${models})[1 + i % ${MODELS.length}],
