@@ -1,5 +1,5 @@
 /**
- * Both databases for tests: PGlite (in memory) always, plus PostgreSQL when DATABASE_URL is set —
+ * Both databases for tests: PGlite (a copy of an empty data directory) always, plus PostgreSQL when DATABASE_URL is set —
  * each PostgreSQL use gets its own fresh database (mg_<random>), dropped afterwards, so parallel test
  * files never see each other's rows.
  *
@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
+import { copyPgliteTemplate } from './pglite-template.js';
 
 export interface DatabaseTarget {
   name: 'pglite' | 'postgres';
@@ -28,7 +29,7 @@ export function eachDatabase(): DatabaseTarget[] {
 export interface FreshDatabase {
   /** postgres://… of the fresh database, or null for PGlite. */
   databaseUrl: string | null;
-  /** 'memory://' for PGlite. */
+  /** For PGlite, a copy of the run's template data directory (pglite-template.ts), else 'memory://'. */
   pgliteDir: string;
   /** Drop the fresh PostgreSQL database (no-op for PGlite). Close every pool on it first. */
   drop(): Promise<void>;
@@ -47,7 +48,12 @@ async function adminQuery(text: string): Promise<void> {
 /** Make (but do not open or migrate) a database for `target`. */
 export async function freshDatabase(target: DatabaseTarget): Promise<FreshDatabase> {
   if (target.name === 'pglite') {
-    return { databaseUrl: null, pgliteDir: 'memory://', drop: async () => {} };
+    const copy = copyPgliteTemplate();
+    return {
+      databaseUrl: null,
+      pgliteDir: copy?.dir ?? 'memory://',
+      drop: async () => copy?.remove(),
+    };
   }
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error('DATABASE_URL is not set');
