@@ -9,8 +9,9 @@
 //
 // Pass 2 leaves out what does not depend on the runtime or would only take time twice: lint, the
 // spec, typecheck, builds (turbo replays them from pass 1), the chaos run and the benchmark guard
-// (each once, on pass 1), and compat/, whose tests pin Node 24 themselves and so run once, in pass
-// 1. Both passes run even when the first fails, so the output always shows both runtimes. Each step
+// (each once, on pass 1), compat/, whose tests pin Node 24 themselves and so run once, in pass 1,
+// and the browser tests (apps/web's, and the gateway's /docs and console): what they add to the
+// gateway's own tests is what a page does in Chromium, which the Node serving it does not change. Both passes run even when the first fails, so the output always shows both runtimes. Each step
 // is a plain command, printed before it runs, so any of them can be run alone.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -60,18 +61,21 @@ const everything = [
 
 const testsAgain = [
   [
-    'unit and end-to-end tests of the gateway and the packages',
+    'unit and end-to-end tests of the gateway and the packages, without a browser',
     'pnpm',
-    turboTests(['test'], ['--filter=!@modelgate/compat']),
+    turboTests(['test'], ['--filter=!@modelgate/compat', '--filter=!@modelgate/web']),
   ],
 ];
+
+/** Pass 2 leaves the browser tests out (apps/gateway/test/support/browser.ts says why). */
+const secondPassEnv = { MODELGATE_TEST_BROWSERS: 'skip' };
 
 const machineMajor = Number(process.versions.node.split('.')[0]);
 const passes = [
   { name: 'the Node that runs this script', env: process.env, steps: everything },
   {
     name: `pinned Node ${machineMajor === 24 ? 20 : 24} from npm (scripts/node-runtime.mjs)`,
-    env: runtimeEnv(machineMajor === 24 ? 20 : 24),
+    env: { ...runtimeEnv(machineMajor === 24 ? 20 : 24), ...secondPassEnv },
     steps: testsAgain,
   },
 ];
@@ -93,12 +97,15 @@ function runPass({ name, env, steps }, index) {
   let failure = null;
   for (const [step, cmd, args] of steps) {
     console.log(`\n▶ [Node ${version}] ${step}: ${cmd} ${args.join(' ')}`);
+    const stepStarted = Date.now();
     const result = spawnSync(cmd, args, { stdio: 'inherit', env: passEnv });
+    const stepSeconds = Math.round((Date.now() - stepStarted) / 1000);
     if (result.status !== 0) {
-      failure = `${step} failed (exit ${result.status ?? result.signal})`;
+      failure = `${step} failed (exit ${result.status ?? result.signal}, ${stepSeconds} s)`;
       console.error(`\n✖ [Node ${version}] ${failure}`);
       break;
     }
+    console.log(`\n✔ [Node ${version}] ${step}: ${stepSeconds} s`);
     passed++;
   }
   const seconds = Math.round((Date.now() - started) / 1000);

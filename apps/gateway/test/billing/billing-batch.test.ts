@@ -288,7 +288,8 @@ describe.each(eachDatabase())('batched billing on $name', (target) => {
     await a.drain();
     await b.drain();
     expect(await usedOf(record.id)).toBe(3_000_000);
-  });
+    // 4,000 reserves: 6-8 s alone, and over 30 s beside the other suites on two busy cores.
+  }, 120_000);
 
   it('a settlement of a deleted key charges nothing and does not hold up its batch', async () => {
     const keys = createKeyService(h.db);

@@ -10,7 +10,7 @@ describe.each(eachDatabase())('budget columns on $name', (target) => {
   let fresh: FreshDatabase;
   let database: Database;
   beforeAll(async () => {
-    fresh = await freshDatabase(target);
+    fresh = await freshDatabase(target, { empty: true });
     database = await createDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.pgliteDir });
     await migrate(database.db, database.kind);
   });

@@ -7,7 +7,7 @@ import { eachDatabase, type FreshDatabase, freshDatabase } from '../support/inde
 describe.each(eachDatabase())('migrations on $name', (target) => {
   let fresh: FreshDatabase;
   beforeAll(async () => {
-    fresh = await freshDatabase(target);
+    fresh = await freshDatabase(target, { empty: true });
   });
   afterAll(() => fresh?.drop());
 

@@ -3,22 +3,18 @@
  * another host, and every Markdown table in the spec's descriptions is a real table on the page
  * (the header row of each is found in a rendered <table>). A screenshot is kept in test-results/.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { browserTestSkipped, CHROMIUM } from '../support/browser.js';
 import { startTestGateway, type TestGateway } from '../support/index.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SPEC = resolve(import.meta.dirname, '../../../../spec/openapi.yaml');
 const SHOTS = resolve(import.meta.dirname, '../../test-results');
 
-if (!existsSync(CHROMIUM)) {
-  console.warn(
-    `!! /docs browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`,
-  );
-}
+const skipped = browserTestSkipped('/docs browser test');
 
 /** Every string under a `description` key, anywhere in the document. */
 function descriptions(node: unknown, out: string[] = []): string[] {
@@ -47,7 +43,7 @@ function markdownTableHeaders(text: string): string[][] {
 
 const normalise = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-describe.skipIf(!existsSync(CHROMIUM))('the /docs reference in Chromium', () => {
+describe.skipIf(skipped)('the /docs reference in Chromium', () => {
   let gw: TestGateway;
   let browser: Browser;
   beforeAll(async () => {

@@ -1,22 +1,18 @@
-// Runs the built gateway (dist/main.js) as a child process, for crash and multi-instance tests.
-// The build goes to a private directory under node_modules/.cache, so a test never races another
-// helper's `pnpm build` of dist/ (the files are the same tsup build as dist/main.js).
+// Runs the built gateway as a child process, for crash and multi-instance tests. The build is the
+// package's tsup build of src/ made for the test run under node_modules/.cache (not dist/, which
+// may be older than src/ when a test is run by hand, and is rebuilt by `pnpm build` meanwhile).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { inject } from 'vitest';
+import { gatewayBuildDir } from './run-dir.js';
 
 const PACKAGE_DIR = resolve(import.meta.dirname, '../..');
 
-/** Builds src/main.ts with the package's tsup settings; returns the path of main.js. */
-export async function buildGatewayMain(): Promise<{ main: string; cleanup(): Promise<void> }> {
-  const outDir = join(
-    PACKAGE_DIR,
-    'node_modules',
-    '.cache',
-    `mg-video-${process.pid}-${Date.now()}`,
-  );
+/** Builds src/main.ts into `outDir` with the package's tsup settings. */
+async function buildInto(outDir: string): Promise<void> {
   const { build } = await import('tsup');
   const specPath = resolve(PACKAGE_DIR, '../../spec/openapi.yaml');
   await build({
@@ -36,10 +32,41 @@ export async function buildGatewayMain(): Promise<{ main: string; cleanup(): Pro
       ),
     },
   });
-  return {
-    main: join(outDir, 'main.js'),
-    cleanup: () => rm(outDir, { recursive: true, force: true }),
-  };
+}
+
+/**
+ * The built gateway's main.js: the test run's one build (global-setup.ts's folder), made by the
+ * first test file that asks, or a private build when the run has no such folder (the chaos run).
+ * A build takes 5-10 s on two busy cores; seven test files ask for one.
+ */
+export async function buildGatewayMain(): Promise<{ main: string; cleanup(): Promise<void> }> {
+  const runDir = inject('testRunDir');
+  if (!runDir) {
+    const outDir = join(
+      PACKAGE_DIR,
+      'node_modules',
+      '.cache',
+      `mg-gateway-${process.pid}-${Date.now()}`,
+    );
+    await buildInto(outDir);
+    return {
+      main: join(outDir, 'main.js'),
+      cleanup: () => rm(outDir, { recursive: true, force: true }),
+    };
+  }
+  const shared = gatewayBuildDir(runDir);
+  if (!existsSync(join(shared, 'main.js'))) {
+    // Two files may build at once: each builds beside it and renames into place; a rename onto
+    // the folder another file finished first fails, and that build is dropped.
+    const own = `${shared}-${process.pid}-${Date.now()}`;
+    await buildInto(own);
+    try {
+      renameSync(own, shared);
+    } catch {
+      await rm(own, { recursive: true, force: true });
+    }
+  }
+  return { main: join(shared, 'main.js'), cleanup: async () => {} };
 }
 
 /** A free TCP port on 127.0.0.1 (bound, read, released). */

@@ -1,5 +1,5 @@
 /**
- * Both databases for tests: PGlite (a copy of an empty data directory) always, plus PostgreSQL when DATABASE_URL is set —
+ * Both databases for tests: PGlite (a copy of a ready data directory) always, plus PostgreSQL when DATABASE_URL is set —
  * each PostgreSQL use gets its own fresh database (mg_<random>), dropped afterwards, so parallel test
  * files never see each other's rows.
  *
@@ -29,7 +29,7 @@ export function eachDatabase(): DatabaseTarget[] {
 export interface FreshDatabase {
   /** postgres://… of the fresh database, or null for PGlite. */
   databaseUrl: string | null;
-  /** For PGlite, a copy of the run's template data directory (pglite-template.ts), else 'memory://'. */
+  /** For PGlite, a copy of one of the run's template directories (pglite-template.ts), else 'memory://'. */
   pgliteDir: string;
   /** Drop the fresh PostgreSQL database (no-op for PGlite). Close every pool on it first. */
   drop(): Promise<void>;
@@ -45,10 +45,18 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-/** Make (but do not open or migrate) a database for `target`. */
-export async function freshDatabase(target: DatabaseTarget): Promise<FreshDatabase> {
+/**
+ * Make (but do not open) a database for `target`. A PostgreSQL one is always empty; a PGlite one has
+ * every migration applied already (a copy of the run's template), unless `empty` is asked for, as
+ * the tests of the migrations do. Opening either runs `migrate`, which finds nothing left to do on
+ * the copy.
+ */
+export async function freshDatabase(
+  target: DatabaseTarget,
+  { empty = false }: { empty?: boolean } = {},
+): Promise<FreshDatabase> {
   if (target.name === 'pglite') {
-    const copy = copyPgliteTemplate();
+    const copy = copyPgliteTemplate(empty ? 'empty' : 'migrated');
     return {
       databaseUrl: null,
       pgliteDir: copy?.dir ?? 'memory://',
