@@ -1,7 +1,7 @@
 /**
- * Both databases for tests: PGlite (a copy of a ready data directory) always, plus PostgreSQL when DATABASE_URL is set —
- * each PostgreSQL use gets its own fresh database (mg_<random>), dropped afterwards, so parallel test
- * files never see each other's rows.
+ * Both databases for tests: PGlite (a copy of a data directory made once per run) always, plus
+ * PostgreSQL when DATABASE_URL is set. Each use gets its own database (a PGlite copy, or a PostgreSQL
+ * database mg_<random>), removed afterwards, so parallel test files never see each other's rows.
  *
  * @example
  * describe.each(eachDatabase())('keys on $name', (target) => {
@@ -29,9 +29,9 @@ export function eachDatabase(): DatabaseTarget[] {
 export interface FreshDatabase {
   /** postgres://… of the fresh database, or null for PGlite. */
   databaseUrl: string | null;
-  /** For PGlite, a copy of one of the run's template directories (pglite-template.ts), else 'memory://'. */
+  /** PGlite's: a copy of one of the run's templates (pglite-template.ts), else 'memory://'. */
   pgliteDir: string;
-  /** Drop the fresh PostgreSQL database (no-op for PGlite). Close every pool on it first. */
+  /** Drop the PostgreSQL database, or remove the PGlite copy. Close every pool on it first. */
   drop(): Promise<void>;
 }
 
