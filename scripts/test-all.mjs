@@ -11,7 +11,8 @@
 // spec, typecheck, builds (turbo replays them from pass 1), the chaos run and the benchmark guard
 // (each once, on pass 1), compat/, whose tests pin Node 24 themselves and so run once, in pass 1,
 // and the browser tests (apps/web's, and the gateway's /docs and console): what they add to the
-// gateway's own tests is what a page does in Chromium, which the Node serving it does not change. Both passes run even when the first fails, so the output always shows both runtimes. Each step
+// gateway's own tests is what a page does in Chromium, which the Node serving it does not change.
+// Both passes run even when the first fails, so the output always shows both runtimes. Each step
 // is a plain command, printed before it runs, so any of them can be run alone.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
